@@ -1,0 +1,121 @@
+package io.lakesync.config;
+
+import static org.apache.fluss.config.ConfigBuilder.key;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.fluss.config.ConfigOption;
+
+/**
+ * Every option of lakesync, declared once with its default and description. The README's configuration
+ * reference is this class.
+ *
+ * <p>Besides these keys, two prefixes pass through: {@value #FLUSS_PREFIX}{@code <key>} sets a Fluss client
+ * option (for example {@code fluss.client.security.protocol}) and {@value #LAKE_PREFIX}{@code <key>} sets a
+ * Paimon catalog option (for example {@code datalake.paimon.warehouse}), exactly as Fluss servers take them.
+ */
+public final class LakeSyncOptions {
+
+    /** Prefix of the Fluss client options; the rest of the key is a Fluss {@code ConfigOptions} key. */
+    public static final String FLUSS_PREFIX = "fluss.";
+
+    /** Prefix of the Paimon lake catalog options, as on Fluss servers. */
+    public static final String LAKE_PREFIX = "datalake.paimon.";
+
+    public static final ConfigOption<String> DATA_DIR =
+            key("data.dir")
+                    .stringType()
+                    .defaultValue("./lakesync-data")
+                    .withDescription(
+                            "Folder where the local stack keeps ZooKeeper, Fluss and the Paimon warehouse, "
+                                    + "and where the service keeps its state.");
+
+    public static final ConfigOption<String> DATALAKE_FORMAT =
+            key("datalake.format")
+                    .stringType()
+                    .defaultValue("paimon")
+                    .withDescription("Lake format to tier into. Only 'paimon' is supported.");
+
+    public static final ConfigOption<String> SERVICE_HOST =
+            key("service.host")
+                    .stringType()
+                    .defaultValue("127.0.0.1")
+                    .withDescription("Address the HTTP API and /metrics listen on.");
+
+    public static final ConfigOption<Integer> SERVICE_PORT =
+            key("service.port")
+                    .intType()
+                    .defaultValue(8080)
+                    .withDescription("Port of the HTTP API and /metrics; 0 picks a free port.");
+
+    public static final ConfigOption<Integer> TIERING_WORKERS =
+            key("tiering.workers")
+                    .intType()
+                    .defaultValue(4)
+                    .withDescription("How many tables one lakesync instance syncs at the same time.");
+
+    public static final ConfigOption<Duration> TIERING_POLL_INTERVAL =
+            key("tiering.poll-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "How often an idle instance asks the Fluss coordinator for a table to sync. "
+                                    + "While tables are handed out it asks again at once.");
+
+    public static final ConfigOption<Duration> TIERING_HEARTBEAT_INTERVAL =
+            key("tiering.heartbeat-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "How often tables in progress are heartbeated to the coordinator; the "
+                                    + "coordinator gives a table away after 2 minutes without one.");
+
+    public static final ConfigOption<Integer> LOCAL_ZOOKEEPER_PORT =
+            key("local.zookeeper.port")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription("Local stack: ZooKeeper port on 127.0.0.1; 0 picks a free port.");
+
+    public static final ConfigOption<Integer> LOCAL_COORDINATOR_PORT =
+            key("local.coordinator.port")
+                    .intType()
+                    .defaultValue(9123)
+                    .withDescription(
+                            "Local stack: Fluss coordinator port on 127.0.0.1, the bootstrap address "
+                                    + "clients use; 0 picks a free port.");
+
+    public static final ConfigOption<Integer> LOCAL_TABLET_SERVER_PORT =
+            key("local.tablet-server.port")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription("Local stack: Fluss tablet server port on 127.0.0.1; 0 picks a free port.");
+
+    public static final ConfigOption<Duration> LOCAL_KV_SNAPSHOT_INTERVAL =
+            key("local.kv-snapshot-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(30))
+                    .withDescription(
+                            "Local stack: how often the tablet server snapshots primary-key tables "
+                                    + "(Fluss 'kv.snapshot.interval').");
+
+    private LakeSyncOptions() {}
+
+    /** All declared options, in declaration order. */
+    public static List<ConfigOption<?>> all() {
+        List<ConfigOption<?>> options = new ArrayList<>();
+        for (Field field : LakeSyncOptions.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+                try {
+                    options.add((ConfigOption<?>) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return Collections.unmodifiableList(options);
+    }
+}

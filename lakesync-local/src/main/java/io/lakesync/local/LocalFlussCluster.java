@@ -1,0 +1,216 @@
+package io.lakesync.local;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.server.ServerBase;
+import org.apache.fluss.server.coordinator.CoordinatorServer;
+import org.apache.fluss.server.tablet.TabletServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded local stack: a ZooKeeper, a Fluss coordinator and one tablet server bound to 127.0.0.1, with a
+ * Paimon filesystem warehouse, all under one data folder so a second start resumes every table and row.
+ *
+ * <pre>
+ * data.dir/
+ *   zookeeper/        ZooKeeper snapshots and logs (Fluss metadata, lake offsets)
+ *   tablet-server-0/  Fluss log segments and KV stores
+ *   remote/           Fluss remote data: KV snapshots, tiered log, lake offsets files
+ *   warehouse/        the Paimon warehouse (the lake)
+ * </pre>
+ */
+public final class LocalFlussCluster implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalFlussCluster.class);
+    private static final String HOST = "127.0.0.1";
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Path dataDir;
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private TestingServer zookeeper;
+    private CoordinatorServer coordinator;
+    private TabletServer tabletServer;
+    private String bootstrapServers;
+
+    private LocalFlussCluster(Path dataDir) {
+        this.dataDir = dataDir;
+    }
+
+    /**
+     * Starts the stack described by {@code config} ({@code data.dir} and the {@code local.*} ports), with
+     * {@code serverOverrides} applied to both Fluss servers' configuration (tests use it for short intervals).
+     */
+    public static LocalFlussCluster start(LakeSyncConfig config, Map<String, String> serverOverrides)
+            throws Exception {
+        Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        int zkPort = config.get(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT);
+        int coordinatorPort = config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT);
+        int tabletPort = config.get(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT);
+        checkPortFree(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zkPort);
+        checkPortFree(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort);
+        checkPortFree(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletPort);
+
+        LocalFlussCluster cluster = new LocalFlussCluster(dataDir);
+        try {
+            cluster.startAll(config, zkPort, coordinatorPort, tabletPort, serverOverrides);
+        } catch (Exception | Error e) {
+            // ZooKeeper's threads are not daemons: a half-started stack would keep the JVM alive.
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    private void startAll(
+            LakeSyncConfig config,
+            int zkPort,
+            int coordinatorPort,
+            int tabletPort,
+            Map<String, String> serverOverrides)
+            throws Exception {
+        Files.createDirectories(dataDir);
+        Path zkDir = Files.createDirectories(dataDir.resolve("zookeeper"));
+        InstanceSpec spec =
+                new InstanceSpec(
+                        zkDir.toFile(),
+                        zkPort == 0 ? InstanceSpec.getRandomPort() : zkPort,
+                        -1,
+                        -1,
+                        false,
+                        1,
+                        500,
+                        200,
+                        Map.of("admin.enableServer", "false"),
+                        HOST);
+        zookeeper = new TestingServer(spec, true);
+        started.push(zookeeper);
+        LOG.info("ZooKeeper started on {}", zookeeper.getConnectString());
+
+        Configuration common = new Configuration();
+        common.setString(ConfigOptions.ZOOKEEPER_ADDRESS.key(), zookeeper.getConnectString());
+        common.setString(ConfigOptions.REMOTE_DATA_DIR.key(), dataDir.resolve("remote").toString());
+        common.setString(ConfigOptions.DEFAULT_REPLICATION_FACTOR.key(), "1");
+        common.setString("datalake.format", "paimon");
+        common.setString("datalake.paimon.metastore", "filesystem");
+        common.setString("datalake.paimon.warehouse", warehouse().toString());
+        common.setString(
+                ConfigOptions.KV_SNAPSHOT_INTERVAL.key(),
+                config.get(LakeSyncOptions.LOCAL_KV_SNAPSHOT_INTERVAL).toMillis() + " ms");
+        serverOverrides.forEach(common::setString);
+
+        Configuration coordinatorConf = new Configuration(common);
+        coordinatorConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + coordinatorPort);
+        coordinator = new CoordinatorServer(coordinatorConf);
+        startServer(coordinator);
+        int boundCoordinatorPort = coordinator.getRpcServer().getBindEndpoints().get(0).getPort();
+        bootstrapServers = HOST + ":" + boundCoordinatorPort;
+
+        Configuration tabletConf = new Configuration(common);
+        tabletConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + tabletPort);
+        tabletConf.setString(ConfigOptions.TABLET_SERVER_ID.key(), "0");
+        tabletConf.setString(ConfigOptions.DATA_DIR.key(), dataDir.resolve("tablet-server-0").toString());
+        tabletServer = new TabletServer(tabletConf);
+        startServer(tabletServer);
+        LOG.info(
+                "Fluss started: coordinator {}, tablet server {}:{}, Paimon warehouse {}",
+                bootstrapServers,
+                HOST,
+                tabletServer.getRpcServer().getBindEndpoints().get(0).getPort(),
+                warehouse());
+    }
+
+    private void startServer(ServerBase server) throws Exception {
+        server.start();
+        started.push(() -> server.closeAsync().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+    }
+
+    /** The address Fluss clients bootstrap from. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Root folder of the Paimon filesystem warehouse. */
+    public Path warehouse() {
+        return dataDir.resolve("warehouse");
+    }
+
+    /** Fluss client configuration for this cluster. */
+    public Configuration clientConfiguration() {
+        Configuration conf = new Configuration();
+        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
+        conf.setString(ConfigOptions.CLIENT_SCANNER_IO_TMP_DIR.key(), dataDir.resolve("tmp").toString());
+        return conf;
+    }
+
+    /** The Paimon catalog options the cluster was started with (prefix {@code datalake.paimon.} stripped). */
+    public Map<String, String> lakeCatalogOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("metastore", "filesystem");
+        options.put("warehouse", warehouse().toString());
+        return options;
+    }
+
+    /**
+     * The same configuration with this cluster's Fluss bootstrap address and Paimon warehouse filled in, for
+     * the lakesync service that runs next to it.
+     */
+    public LakeSyncConfig serviceConfig(LakeSyncConfig config) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        overrides.put(LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
+        lakeCatalogOptions().forEach((k, v) -> overrides.put(LakeSyncOptions.LAKE_PREFIX + k, v));
+        return config.with(overrides);
+    }
+
+    /** Stops the tablet server, the coordinator and ZooKeeper, in that order; data stays on disk. */
+    @Override
+    public void close() throws Exception {
+        Exception failure = null;
+        while (!started.isEmpty()) {
+            try {
+                started.pop().close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static void checkPortFree(String optionKey, int port) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), port));
+        } catch (IOException e) {
+            throw new PortInUseException(optionKey, port);
+        }
+    }
+}
