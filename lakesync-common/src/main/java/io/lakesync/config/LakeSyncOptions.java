@@ -66,13 +66,35 @@ public final class LakeSyncOptions {
                             "How often an idle instance asks the Fluss coordinator for a table to sync. "
                                     + "While tables are handed out it asks again at once.");
 
-    public static final ConfigOption<Duration> TIERING_HEARTBEAT_INTERVAL =
-            key("tiering.heartbeat-interval")
+    public static final ConfigOption<Integer> TIERING_BUCKET_PARALLELISM =
+            key("tiering.bucket-parallelism")
+                    .intType()
+                    .defaultValue(Runtime.getRuntime().availableProcessors())
+                    .withDescription(
+                            "How many threads read and write the buckets of one table in a round "
+                                    + "(default: the number of cores).");
+
+    public static final ConfigOption<Duration> TIERING_IDLE_READ_TIMEOUT =
+            key("tiering.idle-read-timeout")
                     .durationType()
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
-                            "How often tables in progress are heartbeated to the coordinator; the "
-                                    + "coordinator gives a table away after 2 minutes without one.");
+                            "A round whose buckets deliver no record for this long commits what it has; "
+                                    + "the next round continues from there.");
+
+    public static final ConfigOption<Duration> TIERING_RETRY_INITIAL_BACKOFF =
+            key("tiering.retry.initial-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "Wait before retrying a table whose round failed; doubles on every further "
+                                    + "failure. The table stays with this instance meanwhile.");
+
+    public static final ConfigOption<Duration> TIERING_RETRY_MAX_BACKOFF =
+            key("tiering.retry.max-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(2))
+                    .withDescription("Longest wait between retries of a failing table.");
 
     public static final ConfigOption<Integer> LOCAL_ZOOKEEPER_PORT =
             key("local.zookeeper.port")

@@ -18,7 +18,9 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
+import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.server.ServerBase;
+import org.apache.fluss.server.replica.ReplicaManager;
 import org.apache.fluss.server.coordinator.CoordinatorServer;
 import org.apache.fluss.server.tablet.TabletServer;
 import org.slf4j.Logger;
@@ -180,6 +182,18 @@ public final class LocalFlussCluster implements AutoCloseable {
         overrides.put(LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
         lakeCatalogOptions().forEach((k, v) -> overrides.put(LakeSyncOptions.LAKE_PREFIX + k, v));
         return config.with(overrides);
+    }
+
+    /**
+     * The lake log end offset the tablet server holds for a bucket (what tiering last told it), or -1 when the
+     * bucket has no replica here or was never tiered.
+     */
+    public long lakeLogEndOffset(TableBucket bucket) {
+        ReplicaManager.HostedReplica hosted = tabletServer.getReplicaManager().getReplica(bucket);
+        if (hosted instanceof ReplicaManager.OnlineReplica online) {
+            return online.getReplica().getLakeLogEndOffset();
+        }
+        return -1;
     }
 
     /** Stops the tablet server, the coordinator and ZooKeeper, in that order; data stays on disk. */

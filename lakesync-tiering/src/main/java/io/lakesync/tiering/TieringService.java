@@ -1,30 +1,429 @@
 package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.tiering.coordinator.HeartbeatRequest;
+import io.lakesync.tiering.coordinator.HeartbeatResponse;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.coordinator.TableEpoch;
+import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.tiering.lake.LakeTables;
+import io.lakesync.tiering.round.FencedRoundException;
+import io.lakesync.tiering.round.RoundControl;
+import io.lakesync.tiering.round.RoundEnvironment;
+import io.lakesync.tiering.round.RoundHooks;
+import io.lakesync.tiering.round.RoundResult;
+import io.lakesync.tiering.round.TableRound;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.exception.ApiException;
+import org.apache.fluss.exception.InvalidCoordinatorException;
+import org.apache.fluss.exception.TableNotExistException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The native tiering engine of one lakesync instance: registers with the Fluss coordinator as a tiering
- * service, takes tables from it and syncs each into its Paimon table exactly once.
+ * The native tiering engine of one lakesync instance. It takes part in the Fluss coordinator's lake-tiering
+ * protocol exactly like Fluss's own Flink job, so any mix of lakesync instances (and the Flink job during a
+ * migration) can serve one cluster, each table held by one of them at a time:
  *
- * <p>Skeleton: the engine is being built (issue "Native tiering engine"); {@link #start()} and
- * {@link #close()} are the contract the service and the launcher rely on.
+ * <pre>
+ *            register (empty heartbeat → coordinator epoch)
+ *                 │
+ *                 ▼
+ *   ┌──► heartbeat: tables in progress · finished (+force-finished) · failed · "one more?" ──┐
+ *   │                                                                                       │
+ *   │   per-table error (fenced epoch, table gone) → cancel that round, never commit        │
+ *   │   InvalidCoordinator → take the new coordinator epoch                                 │
+ *   │   table handed out → start a round on a worker; ask again at once while capacity left │
+ *   └────────────────────────────── wait the poll interval, or until a round ends ◄─────────┘
+ * </pre>
+ *
+ * A table whose round fails stays with this instance and is retried with exponential backoff (its
+ * heartbeats continue), so a broken table neither loops through the coordinator nor delays others; a round
+ * that lost its table is dropped. On close, unfinished tables are reported failed so the coordinator hands
+ * them out again at once; after a crash, the in-flight journal does the same on the next start.
  */
 public final class TieringService implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TieringService.class);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+
     private final LakeSyncConfig config;
+    private final TieringListener listener;
+    private final RoundHooks hooks;
+    private final Clock clock;
+    private final int workers;
+    private final Duration pollInterval;
+    private final RetryBackoff backoff;
+    private final Path workDir;
+    private final Map<Long, ActiveTable> active = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Report> reports = new ConcurrentLinkedQueue<>();
+    private final Object wakeUp = new Object();
+
+    private Connection connection;
+    private TieringCoordinator coordinator;
+    private LakeTables lakeTables;
+    private InFlightJournal journal;
+    private ExecutorService roundThreads;
+    private ExecutorService readerThreads;
+    private RoundEnvironment environment;
+    private Thread assigner;
+    private volatile boolean running;
+    private volatile int coordinatorEpoch;
+    private boolean coordinatorReachable = true;
 
     public TieringService(LakeSyncConfig config) {
+        this(config, TieringListener.NONE, RoundHooks.NONE, Clock.systemUTC());
+    }
+
+    public TieringService(LakeSyncConfig config, TieringListener listener, RoundHooks hooks, Clock clock) {
         this.config = config;
+        this.listener = listener;
+        this.hooks = hooks;
+        this.clock = clock;
+        this.workers = positive(config.get(LakeSyncOptions.TIERING_WORKERS), LakeSyncOptions.TIERING_WORKERS.key());
+        this.pollInterval = config.get(LakeSyncOptions.TIERING_POLL_INTERVAL);
+        this.backoff =
+                new RetryBackoff(
+                        config.get(LakeSyncOptions.TIERING_RETRY_INITIAL_BACKOFF),
+                        config.get(LakeSyncOptions.TIERING_RETRY_MAX_BACKOFF),
+                        () -> ThreadLocalRandom.current().nextDouble());
+        this.workDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().resolve("tiering");
     }
 
-    /** Starts syncing in the background; returns at once. */
-    public void start() {}
+    /** Connects to Fluss and the lake catalog and starts syncing in the background; returns at once. */
+    public synchronized void start() throws Exception {
+        if (running) {
+            return;
+        }
+        Configuration flussConf = config.flussClientConfiguration();
+        if (!flussConf.containsKey(ConfigOptions.BOOTSTRAP_SERVERS.key())) {
+            throw new IllegalArgumentException(
+                    "Config key 'fluss.bootstrap.servers' is not set: lakesync needs the address of the Fluss cluster.");
+        }
+        Path ioTmpDir = Files.createDirectories(workDir.resolve("io-tmp"));
+        connection = ConnectionFactory.createConnection(flussConf);
+        coordinator = new FlussTieringCoordinator(connection);
+        lakeTables = new LakeTables(config.lakeCatalogOptions());
+        journal = new InFlightJournal(workDir.resolve("in-flight"));
+        roundThreads = Executors.newFixedThreadPool(workers, named("lakesync-round"));
+        readerThreads = Executors.newCachedThreadPool(named("lakesync-reader"));
+        environment =
+                new RoundEnvironment(
+                        connection,
+                        coordinator,
+                        () -> coordinatorEpoch,
+                        lakeTables,
+                        readerThreads,
+                        positive(
+                                config.get(LakeSyncOptions.TIERING_BUCKET_PARALLELISM),
+                                LakeSyncOptions.TIERING_BUCKET_PARALLELISM.key()),
+                        config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT),
+                        ioTmpDir,
+                        clock,
+                        hooks);
+        running = true;
+        assigner = new Thread(this::assignLoop, "lakesync-tiering-assigner");
+        assigner.setDaemon(true);
+        assigner.start();
+    }
 
-    /** Stops syncing; tables in progress are handed back to the coordinator. */
+    /** Tables this instance holds right now. */
+    public Set<TableAssignment> activeTables() {
+        Set<TableAssignment> tables = new HashSet<>();
+        active.values().forEach(t -> tables.add(t.assignment));
+        return tables;
+    }
+
+    private void assignLoop() {
+        try {
+            register();
+            while (running) {
+                boolean tookTable = heartbeatOnce();
+                if (!(tookTable && active.size() < workers)) {
+                    waitForWork(pollInterval);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void register() throws InterruptedException {
+        while (running) {
+            try {
+                coordinatorEpoch =
+                        coordinator.heartbeat(HeartbeatRequest.registration(), coordinatorEpoch).coordinatorEpoch();
+                LOG.info("Registered with the Fluss coordinator as a tiering service (coordinator epoch {})", coordinatorEpoch);
+                List<InFlightJournal.Entry> leftOver = journal.recover();
+                journal.clear();
+                for (InFlightJournal.Entry entry : leftOver) {
+                    // Tables held by a previous run that crashed: give them back now rather than after the
+                    // coordinator's 2-minute timeout.
+                    LOG.info("Returning table id {} held by a previous run", entry.table().tableId());
+                    coordinator.heartbeat(
+                            new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(entry.table()), false),
+                            entry.coordinatorEpoch());
+                }
+                return;
+            } catch (Exception e) {
+                markUnreachable(e);
+                waitForWork(pollInterval);
+            }
+        }
+    }
+
+    /** One heartbeat; returns whether it brought a new table. */
+    private boolean heartbeatOnce() {
+        List<Report> sent = new ArrayList<>();
+        Report report;
+        while ((report = reports.poll()) != null) {
+            sent.add(report);
+        }
+        List<TableEpoch> inProgress = new ArrayList<>();
+        active.values().forEach(t -> inProgress.add(t.assignment.epoch()));
+        List<TableEpoch> finished = new ArrayList<>();
+        Set<Long> forceFinished = new HashSet<>();
+        List<TableEpoch> failed = new ArrayList<>();
+        for (Report r : sent) {
+            if (r.failed) {
+                failed.add(r.table);
+            } else {
+                finished.add(r.table);
+                if (r.forceFinished) {
+                    forceFinished.add(r.table.tableId());
+                }
+            }
+        }
+        boolean capacity = active.size() < workers;
+        HeartbeatRequest request = new HeartbeatRequest(inProgress, finished, forceFinished, failed, capacity);
+        HeartbeatResponse response;
+        try {
+            response = coordinator.heartbeat(request, coordinatorEpoch);
+        } catch (Exception e) {
+            reports.addAll(sent);
+            markUnreachable(e);
+            return false;
+        }
+        if (!coordinatorReachable) {
+            coordinatorReachable = true;
+            LOG.info("Fluss coordinator reachable again");
+        }
+        for (Report r : sent) {
+            journal.remove(r.table.tableId());
+        }
+        if (response.coordinatorEpoch() != coordinatorEpoch) {
+            LOG.info("Fluss coordinator changed (epoch {} -> {})", coordinatorEpoch, response.coordinatorEpoch());
+            coordinatorEpoch = response.coordinatorEpoch();
+        }
+        for (TableEpoch table : inProgress) {
+            Optional<ApiException> error = response.errorFor(table.tableId());
+            ActiveTable held = active.get(table.tableId());
+            if (error.isPresent() && held != null && held.assignment.tieringEpoch() == table.tieringEpoch()) {
+                String why = error.get() instanceof InvalidCoordinatorException
+                        ? "the Fluss coordinator changed"
+                        : error.get().getMessage();
+                held.control.cancel("The coordinator took back " + held.assignment + ": " + why);
+            }
+        }
+        if (response.assigned().isPresent() && running) {
+            startRound(response.assigned().get());
+            return true;
+        }
+        return false;
+    }
+
+    private void startRound(TableAssignment assignment) {
+        RoundControl control = new RoundControl(clock, config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT));
+        ActiveTable table = new ActiveTable(assignment, control);
+        active.put(assignment.tableId(), table);
+        journal.add(assignment.epoch(), coordinatorEpoch);
+        LOG.info("Took table {} from the coordinator", assignment);
+        listener.roundStarted(assignment);
+        roundThreads.execute(() -> runRounds(table));
+    }
+
+    /** Runs the table's round, retrying failures with backoff for as long as the table stays ours. */
+    private void runRounds(ActiveTable table) {
+        TableAssignment assignment = table.assignment;
+        int attempt = 0;
+        boolean failed = true;
+        boolean forceFinished = false;
+        try {
+            while (running) {
+                try {
+                    RoundResult result = new TableRound(assignment, environment, table.control).run();
+                    logFinished(result);
+                    listener.roundFinished(result);
+                    failed = false;
+                    forceFinished = result.forceFinished();
+                    return;
+                } catch (FencedRoundException | TableNotExistException e) {
+                    LOG.info("Gave up table {}: {}", assignment, e.getMessage());
+                    listener.roundFailed(assignment, e);
+                    return;
+                } catch (Exception e) {
+                    attempt++;
+                    listener.roundFailed(assignment, e);
+                    Duration wait = backoff.delay(attempt);
+                    LOG.warn("Round {} of table {} failed, retrying in {} ms: {}", attempt, assignment, wait.toMillis(), describe(e));
+                    LOG.debug("Round failure of {}", assignment, e);
+                    if (!sleepUnlessCancelled(table.control, wait)) {
+                        return;
+                    }
+                }
+            }
+        } catch (Throwable fatal) {
+            LOG.error("Tiering of table {} stopped unexpectedly", assignment, fatal);
+            listener.roundFailed(assignment, fatal);
+        } finally {
+            active.remove(assignment.tableId());
+            reports.add(new Report(assignment.epoch(), failed, forceFinished));
+            wake();
+        }
+    }
+
+    private boolean sleepUnlessCancelled(RoundControl control, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (running && System.nanoTime() < deadline) {
+            try {
+                control.throwIfCancelled();
+            } catch (FencedRoundException e) {
+                LOG.info("{}", e.getMessage());
+                return false;
+            }
+            Thread.sleep(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+        }
+        return running;
+    }
+
+    private void logFinished(RoundResult result) {
+        if (result.committed()) {
+            LOG.info(
+                    "Table {}: tiered {} records into lake snapshot {} in {} ms{}",
+                    result.assignment().tablePath(),
+                    result.records(),
+                    result.lakeSnapshotId(),
+                    result.duration().toMillis(),
+                    result.forceFinished() ? " (freshness reached, continuing)" : "");
+        } else {
+            LOG.debug("Table {}: nothing new to tier", result.assignment().tablePath());
+        }
+    }
+
+    private void markUnreachable(Exception e) {
+        if (coordinatorReachable) {
+            coordinatorReachable = false;
+            LOG.warn("Fluss coordinator unreachable, retrying every {} ms: {}", pollInterval.toMillis(), describe(e));
+        }
+    }
+
+    private void waitForWork(Duration timeout) throws InterruptedException {
+        synchronized (wakeUp) {
+            if (reports.isEmpty() && running) {
+                wakeUp.wait(Math.max(1, timeout.toMillis()));
+            }
+        }
+    }
+
+    private void wake() {
+        synchronized (wakeUp) {
+            wakeUp.notifyAll();
+        }
+    }
+
+    /**
+     * Stops syncing. Rounds in progress are cancelled (a round already committing finishes its commit), and
+     * every table not finished is reported failed so the coordinator hands it out again at once.
+     */
     @Override
-    public void close() {}
-
-    public LakeSyncConfig config() {
-        return config;
+    public synchronized void close() throws Exception {
+        if (!running) {
+            return;
+        }
+        running = false;
+        wake();
+        assigner.interrupt();
+        assigner.join(TimeUnit.SECONDS.toMillis(10));
+        active.values().forEach(t -> t.control.cancel("lakesync is shutting down"));
+        roundThreads.shutdown();
+        if (!roundThreads.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            roundThreads.shutdownNow();
+        }
+        readerThreads.shutdownNow();
+        List<TableEpoch> finished = new ArrayList<>();
+        Set<Long> forceFinished = new HashSet<>();
+        List<TableEpoch> failed = new ArrayList<>();
+        for (Report r : reports) {
+            (r.failed ? failed : finished).add(r.table);
+            if (r.forceFinished) {
+                forceFinished.add(r.table.tableId());
+            }
+        }
+        active.values().forEach(t -> failed.add(t.assignment.epoch()));
+        try {
+            if (!finished.isEmpty() || !failed.isEmpty()) {
+                coordinator.heartbeat(new HeartbeatRequest(List.of(), finished, forceFinished, failed, false), coordinatorEpoch);
+            }
+            journal.clear();
+        } catch (Exception e) {
+            LOG.warn("Could not hand tables back to the coordinator on shutdown ({}); it will after its timeout", describe(e));
+        }
+        lakeTables.close();
+        connection.close();
+        LOG.info("Tiering service stopped");
     }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        return root == e ? message : e.getClass().getSimpleName() + ": " + message;
+    }
+
+    private static int positive(int value, String key) {
+        if (value <= 0) {
+            throw new IllegalArgumentException("Config key '" + key + "' must be at least 1, but is " + value + ".");
+        }
+        return value;
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** A table this instance holds, with the control of its current round. */
+    private record ActiveTable(TableAssignment assignment, RoundControl control) {}
+
+    /** A round outcome still to be reported to the coordinator. */
+    private record Report(TableEpoch table, boolean failed, boolean forceFinished) {}
 }

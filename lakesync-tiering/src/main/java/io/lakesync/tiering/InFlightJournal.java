@@ -1,0 +1,84 @@
+package io.lakesync.tiering;
+
+import io.lakesync.tiering.coordinator.TableEpoch;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tables this instance holds from the coordinator, on disk. After a crash the restarted instance
+ * reports them failed at once, so the coordinator hands them out again right away instead of after its
+ * 2-minute heartbeat timeout. Each line: {@code tableId tieringEpoch coordinatorEpoch}.
+ */
+final class InFlightJournal {
+
+    /** A held table and the coordinator epoch it was held under. */
+    record Entry(TableEpoch table, int coordinatorEpoch) {}
+
+    private final Path file;
+    private final Map<Long, Entry> entries = new LinkedHashMap<>();
+
+    InFlightJournal(Path file) {
+        this.file = file;
+    }
+
+    /** The entries a previous run of this instance left behind. */
+    synchronized List<Entry> recover() throws IOException {
+        List<Entry> recovered = new ArrayList<>();
+        if (Files.exists(file)) {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                String[] parts = line.trim().split(" ");
+                if (parts.length == 3) {
+                    recovered.add(
+                            new Entry(
+                                    new TableEpoch(Long.parseLong(parts[0]), Long.parseLong(parts[1])),
+                                    Integer.parseInt(parts[2])));
+                }
+            }
+        }
+        return recovered;
+    }
+
+    synchronized void add(TableEpoch table, int coordinatorEpoch) {
+        entries.put(table.tableId(), new Entry(table, coordinatorEpoch));
+        persist();
+    }
+
+    synchronized void remove(long tableId) {
+        if (entries.remove(tableId) != null) {
+            persist();
+        }
+    }
+
+    synchronized void clear() {
+        entries.clear();
+        persist();
+    }
+
+    private void persist() {
+        StringBuilder text = new StringBuilder();
+        for (Entry entry : entries.values()) {
+            text.append(entry.table().tableId())
+                    .append(' ')
+                    .append(entry.table().tieringEpoch())
+                    .append(' ')
+                    .append(entry.coordinatorEpoch())
+                    .append('\n');
+        }
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write the in-flight table journal " + file, e);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.lakesync.tiering.lake;
+
+/**
+ * What a lake commit did, in the three outcomes a commit can have. Only a {@link RetryableFailure} proves
+ * the snapshot did not land, so only then may the written data files be deleted; after an {@link Unknown}
+ * outcome nothing is cleaned up and the next round finds out (a Paimon snapshot the coordinator does not
+ * know yet is registered, never written twice).
+ */
+public sealed interface LakeCommitOutcome {
+
+    /** The snapshot landed with this id. */
+    record Committed(long snapshotId) implements LakeCommitOutcome {}
+
+    /** The commit failed and provably left no snapshot. */
+    record RetryableFailure(Exception cause) implements LakeCommitOutcome {}
+
+    /** The commit failed and whether the snapshot landed could not be established. */
+    record Unknown(Exception cause) implements LakeCommitOutcome {}
+}

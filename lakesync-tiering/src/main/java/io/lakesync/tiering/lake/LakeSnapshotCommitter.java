@@ -1,0 +1,128 @@
+package io.lakesync.tiering.lake;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.utils.SnapshotManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits tiered data files as one Paimon snapshot, the lake half of a tiering checkpoint, exactly as Fluss's
+ * tiering does: commit user {@value #COMMIT_USER}, snapshot property {@value #OFFSETS_PROPERTY} = path of the
+ * offsets file the coordinator prepared for this round.
+ *
+ * <p>Unlike Fluss 0.9.1's committer, a failed commit is not followed by deleting the data files: the
+ * offsets path is unique per round, so the snapshot that carries it is looked up to tell a commit that
+ * landed despite the error from one that did not ({@link LakeCommitOutcome}).
+ */
+public final class LakeSnapshotCommitter {
+
+    public static final String COMMIT_USER = "__fluss_lake_tiering";
+    public static final String OFFSETS_PROPERTY = "fluss-offsets";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LakeSnapshotCommitter.class);
+    /** How many snapshots back to look for one's own commit; other writers rarely commit in between. */
+    private static final int LOOKBACK_SNAPSHOTS = 50;
+
+    private final FileStoreTable table;
+
+    public LakeSnapshotCommitter(FileStoreTable table, boolean autoExpireSnapshots) {
+        this.table = table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), Boolean.toString(!autoExpireSnapshots)));
+    }
+
+    /** The newest snapshot written by Fluss tiering (by lakesync or by Fluss's Flink job), if any. */
+    public Optional<TieringSnapshot> latestTieringSnapshot() throws IOException {
+        SnapshotManager snapshots = table.snapshotManager();
+        Long id = snapshots.pickOrLatest(s -> COMMIT_USER.equals(s.commitUser()));
+        if (id == null) {
+            return Optional.empty();
+        }
+        Snapshot snapshot = snapshots.tryGetSnapshot(id);
+        if (!COMMIT_USER.equals(snapshot.commitUser())) {
+            return Optional.empty();
+        }
+        String offsetsPath = snapshot.properties() == null ? null : snapshot.properties().get(OFFSETS_PROPERTY);
+        if (offsetsPath == null || offsetsPath.startsWith("{")) {
+            throw new IllegalStateException(
+                    "Paimon snapshot " + id + " of " + table.name() + " was committed by Fluss tiering but its '"
+                            + OFFSETS_PROPERTY + "' property is " + (offsetsPath == null ? "missing" : "inline JSON")
+                            + "; it was written by a Fluss version before 0.9 and cannot be resumed from.");
+        }
+        return Optional.of(new TieringSnapshot(id, offsetsPath));
+    }
+
+    /** Commits {@code messages} as one snapshot recording {@code offsetsPath}. */
+    public LakeCommitOutcome commit(List<CommitMessage> messages, String offsetsPath) {
+        ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
+        messages.forEach(committable::addFileCommittable);
+        committable.addProperty(OFFSETS_PROPERTY, offsetsPath);
+        Exception failure;
+        try (TableCommitImpl commit = table.newCommit(COMMIT_USER)) {
+            commit.commit(committable);
+            failure = null;
+        } catch (Exception e) {
+            failure = e;
+        }
+        Optional<Long> landed;
+        try {
+            landed = findSnapshotWith(offsetsPath);
+        } catch (IOException | RuntimeException e) {
+            Exception cause = failure != null ? failure : e;
+            return new LakeCommitOutcome.Unknown(cause);
+        }
+        if (landed.isPresent()) {
+            if (failure != null) {
+                LOG.warn("Paimon commit of {} reported '{}' but snapshot {} landed", table.name(), failure, landed.get());
+            }
+            return new LakeCommitOutcome.Committed(landed.get());
+        }
+        return failure != null
+                ? new LakeCommitOutcome.RetryableFailure(failure)
+                : new LakeCommitOutcome.Unknown(
+                        new IllegalStateException("Paimon commit returned but no snapshot records " + offsetsPath));
+    }
+
+    /** Deletes data files of a commit that provably did not land. */
+    public void abort(List<CommitMessage> messages) {
+        try (TableCommitImpl commit = table.newCommit(COMMIT_USER)) {
+            commit.abort(messages);
+        } catch (Exception e) {
+            LOG.warn("Could not delete the data files of an aborted round of {}: {}", table.name(), e.toString());
+        }
+    }
+
+    private Optional<Long> findSnapshotWith(String offsetsPath) throws IOException {
+        SnapshotManager snapshots = table.snapshotManager();
+        Long latest = snapshots.latestSnapshotId();
+        if (latest == null) {
+            return Optional.empty();
+        }
+        Long earliest = snapshots.earliestSnapshotId();
+        long stop = Math.max(earliest == null ? 1 : earliest, latest - LOOKBACK_SNAPSHOTS);
+        for (long id = latest; id >= stop; id--) {
+            Snapshot snapshot;
+            try {
+                snapshot = snapshots.tryGetSnapshot(id);
+            } catch (FileNotFoundException expired) {
+                continue;
+            }
+            if (COMMIT_USER.equals(snapshot.commitUser())
+                    && snapshot.properties() != null
+                    && Objects.equals(offsetsPath, snapshot.properties().get(OFFSETS_PROPERTY))) {
+                return Optional.of(id);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,72 @@
+package io.lakesync.tiering.lake;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
+import org.apache.fluss.record.LogRecord;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.table.BucketMode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.TableWriteImpl;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Writes Fluss records of any number of buckets of one table into Paimon data files, in the layout Fluss's
+ * own tiering writes: the Fluss columns, then {@code __bucket}, {@code __offset} and {@code __timestamp};
+ * Fluss bucket = Paimon bucket; change types as row kinds (+I, -U, +U, -D) so the primary-key merge applies
+ * updates and deletes and {@code changelog-producer=input} keeps them.
+ *
+ * <p>One writer serves all buckets a reader thread owns, so they share one write buffer (spilled to disk
+ * under {@code ioTmpDir} when full) instead of one buffer per bucket. Not thread-safe.
+ */
+public final class LakeTableWriter implements AutoCloseable {
+
+    private final TableWriteImpl<?> tableWrite;
+    private final IOManager ioManager;
+    private final RowType rowType;
+    private final boolean bucketUnaware;
+    private final Map<Integer, FlussRecordAsPaimonRow> rowsByBucket = new HashMap<>();
+    private long recordsWritten;
+
+    public LakeTableWriter(FileStoreTable table, boolean autoCompaction, Path ioTmpDir) {
+        FileStoreTable writeTable =
+                table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), Boolean.toString(!autoCompaction)));
+        this.ioManager = IOManager.create(ioTmpDir.toString());
+        this.tableWrite =
+                (TableWriteImpl<?>)
+                        writeTable.newWrite(LakeSnapshotCommitter.COMMIT_USER).withIOManager(ioManager);
+        this.rowType = writeTable.rowType();
+        this.bucketUnaware = writeTable.bucketMode() == BucketMode.BUCKET_UNAWARE;
+    }
+
+    /** Writes one record of Fluss bucket {@code bucket}. */
+    public void write(int bucket, LogRecord record) throws Exception {
+        FlussRecordAsPaimonRow row = rowsByBucket.computeIfAbsent(bucket, b -> new FlussRecordAsPaimonRow(b, rowType));
+        row.setFlussRecord(record);
+        // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
+        tableWrite.write(row, bucketUnaware ? 0 : bucket);
+        recordsWritten++;
+    }
+
+    public long recordsWritten() {
+        return recordsWritten;
+    }
+
+    /** Flushes everything written so far into data files and returns their commit messages. */
+    public List<CommitMessage> complete() throws Exception {
+        return tableWrite.prepareCommit();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            tableWrite.close();
+        } finally {
+            ioManager.close();
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.lakesync.tiering.round;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The limits of one running round: the deadline at which reading stops and the round commits what it has
+ * (the table's freshness after the start), how long reading may see no record before the rest counts as
+ * done, and cancellation by the service (shutdown, or the coordinator fenced the table).
+ */
+public final class RoundControl {
+
+    private final Clock clock;
+    private final Duration idleTimeout;
+    private final AtomicReference<String> cancelReason = new AtomicReference<>();
+    private volatile Instant deadline = Instant.MAX;
+
+    public RoundControl(Clock clock, Duration idleTimeout) {
+        this.clock = clock;
+        this.idleTimeout = idleTimeout;
+    }
+
+    /** Reading stops {@code maxDuration} from now (the table's freshness, known once the round started). */
+    public void limitDuration(Duration maxDuration) {
+        deadline = clock.instant().plus(maxDuration);
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public boolean pastDeadline() {
+        return !clock.instant().isBefore(deadline);
+    }
+
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /** Asks the round to stop without committing; the first reason wins. */
+    public void cancel(String reason) {
+        cancelReason.compareAndSet(null, reason);
+    }
+
+    public void throwIfCancelled() throws FencedRoundException {
+        String reason = cancelReason.get();
+        if (reason != null) {
+            throw new FencedRoundException(reason);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.lakesync.tiering.round;
+
+import io.lakesync.tiering.coordinator.TableAssignment;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * A round that ended without error: what it tiered and the lake snapshot it committed (null when there was
+ * nothing new to tier). {@code forceFinished} means it hit the table's freshness before reaching the end
+ * offsets it planned, so the coordinator queues the table again at once.
+ */
+public record RoundResult(
+        TableAssignment assignment,
+        Instant startedAt,
+        Duration duration,
+        @Nullable Long lakeSnapshotId,
+        boolean forceFinished,
+        List<BucketProgress> buckets) {
+
+    public long records() {
+        return buckets.stream().mapToLong(BucketProgress::records).sum();
+    }
+
+    public boolean committed() {
+        return lakeSnapshotId != null;
+    }
+}

@@ -1,0 +1,13 @@
+package io.lakesync.tiering.round;
+
+/** Points in a round at which {@link RoundHooks} are called, in the order a round passes them. */
+public enum RoundStage {
+    /** The bucket ranges are known; nothing written yet. */
+    PLANNED,
+    /** Data files are written; nothing committed yet. */
+    DATA_WRITTEN,
+    /** The Paimon snapshot landed; the coordinator does not know it yet. */
+    LAKE_COMMITTED,
+    /** The coordinator registered the lake snapshot; the round is complete. */
+    COORDINATOR_COMMITTED
+}

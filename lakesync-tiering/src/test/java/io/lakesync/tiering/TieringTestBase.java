@@ -1,0 +1,208 @@
+package io.lakesync.tiering;
+
+import static io.lakesync.local.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.tiering.lake.LakeTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.InternalRow;
+import org.apache.paimon.data.InternalRow.FieldGetter;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.StreamTableScan;
+import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** One real embedded Fluss cluster and Paimon warehouse per test class, with helpers to write and verify. */
+abstract class TieringTestBase {
+
+    static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
+
+    static Path root;
+    static LocalFlussCluster cluster;
+    static Connection connection;
+    static Admin admin;
+    static LakeTables lake;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        root = Files.createTempDirectory("lakesync-tiering-test");
+        LakeSyncConfig config =
+                LakeSyncConfig.fromMap(
+                        Map.of("data.dir", root.resolve("cluster").toString(), "local.coordinator.port", "0"),
+                        "test");
+        cluster = LocalFlussCluster.start(config, Map.of("kv.snapshot.interval", "1s"));
+        connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
+        admin = connection.getAdmin();
+        admin.createDatabase("fluss", DatabaseDescriptor.EMPTY, true).get();
+        lake = new LakeTables(cluster.lakeCatalogOptions());
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        lake.close();
+        connection.close();
+        cluster.close();
+    }
+
+    /** Service configuration for an instance with its own data folder under the test root. */
+    static LakeSyncConfig serviceConfig(String instance, Map<String, String> extra) {
+        Map<String, String> map = new HashMap<>();
+        map.put("data.dir", root.resolve(instance).toString());
+        map.put("tiering.poll-interval", "200ms");
+        map.put("tiering.idle-read-timeout", "3s");
+        map.put("tiering.retry.initial-backoff", "200ms");
+        map.putAll(extra);
+        return cluster.serviceConfig(LakeSyncConfig.fromMap(map, "test"));
+    }
+
+    static TieringService startService(String instance) throws Exception {
+        TieringService service = new TieringService(serviceConfig(instance, Map.of()));
+        service.start();
+        return service;
+    }
+
+    static TableInfo createTable(TablePath path, TableDescriptor descriptor) throws Exception {
+        admin.createTable(path, descriptor, false).get();
+        return admin.getTableInfo(path).get();
+    }
+
+    static void append(TablePath path, List<InternalRow> rows) throws Exception {
+        try (Table table = connection.getTable(path)) {
+            AppendWriter writer = table.newAppend().createWriter();
+            rows.forEach(writer::append);
+            writer.flush();
+        }
+    }
+
+    /** Applies upserts ({@code delete=false}) or deletes of the given rows, in order. */
+    static void upsert(TablePath path, List<InternalRow> rows, boolean delete) throws Exception {
+        try (Table table = connection.getTable(path)) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (InternalRow row : rows) {
+                if (delete) {
+                    writer.delete(row);
+                } else {
+                    writer.upsert(row);
+                }
+            }
+            writer.flush();
+        }
+    }
+
+    /** Fluss end offsets of every bucket (and partition) of the table. */
+    static Map<TableBucket, Long> endOffsets(TablePath path) throws Exception {
+        TableInfo info = admin.getTableInfo(path).get();
+        List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
+        Map<TableBucket, Long> ends = new HashMap<>();
+        if (info.isPartitioned()) {
+            for (PartitionInfo partition : admin.listPartitionInfos(path).get()) {
+                admin.listOffsets(path, partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec())
+                        .all()
+                        .get()
+                        .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), partition.getPartitionId(), b), o));
+            }
+        } else {
+            admin.listOffsets(path, buckets, new OffsetSpec.LatestSpec())
+                    .all()
+                    .get()
+                    .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), b), o));
+        }
+        return ends;
+    }
+
+    /** Waits until the coordinator's readable lake snapshot covers every record Fluss holds now. */
+    static LakeSnapshot awaitTiered(TablePath path) throws Exception {
+        Map<TableBucket, Long> ends = endOffsets(path);
+        ends.values().removeIf(o -> o == 0);
+        LakeSnapshot[] last = new LakeSnapshot[1];
+        eventually(SYNC_TIMEOUT, () -> {
+            LakeSnapshot snapshot = admin.getReadableLakeSnapshot(path).get();
+            assertThat(snapshot.getTableBucketsOffset()).containsAllEntriesOf(ends);
+            last[0] = snapshot;
+        });
+        return last[0];
+    }
+
+    /** The lake table's current content (merged by primary key), as rows of the named columns. */
+    static List<List<Object>> readLake(TablePath path, String... columns) throws Exception {
+        FileStoreTable table = lake.load(path);
+        ReadBuilder builder = table.newReadBuilder();
+        return read(table, builder, builder.newScan().plan().splits(), columns, false);
+    }
+
+    /** Every changelog entry of the lake table from its first snapshot, row kind first ("+I", "-D", ...). */
+    static List<List<Object>> readLakeChangelog(TablePath path, String... columns) throws Exception {
+        FileStoreTable table = lake.load(path).copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1"));
+        ReadBuilder builder = table.newReadBuilder();
+        StreamTableScan scan = builder.newStreamScan();
+        List<Split> splits = new ArrayList<>();
+        Long latest = table.snapshotManager().latestSnapshotId();
+        while (latest != null) {
+            splits.addAll(scan.plan().splits());
+            Long next = scan.checkpoint();
+            if (next == null || next > latest) {
+                break;
+            }
+        }
+        return read(table, builder, splits, columns, true);
+    }
+
+    private static List<List<Object>> read(
+            FileStoreTable table, ReadBuilder builder, List<Split> splits, String[] columns, boolean withKind)
+            throws Exception {
+        List<String> names = table.rowType().getFieldNames();
+        List<FieldGetter> getters = new ArrayList<>();
+        for (String column : columns) {
+            int index = names.indexOf(column);
+            assertThat(index).as("column %s of %s", column, table.name()).isNotNegative();
+            getters.add(org.apache.paimon.data.InternalRow.createFieldGetter(table.rowType().getTypeAt(index), index));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        try (RecordReader<org.apache.paimon.data.InternalRow> reader = builder.newRead().createReader(splits)) {
+            reader.forEachRemaining(row -> {
+                List<Object> values = new ArrayList<>();
+                if (withKind) {
+                    values.add(row.getRowKind().shortString());
+                }
+                for (FieldGetter getter : getters) {
+                    Object value = getter.getFieldOrNull(row);
+                    values.add(value instanceof org.apache.paimon.data.BinaryString ? value.toString() : value);
+                }
+                rows.add(values);
+            });
+        }
+        return rows;
+    }
+
+    static RowKind kind(List<Object> changelogRow) {
+        return RowKind.fromShortString((String) changelogRow.get(0));
+    }
+}
