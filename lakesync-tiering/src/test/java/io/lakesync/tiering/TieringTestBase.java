@@ -41,18 +41,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** One real embedded Fluss cluster and Paimon warehouse per test class, with helpers to write and verify. */
-abstract class TieringTestBase {
+public abstract class TieringTestBase {
 
-    static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
+    public static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
 
-    static Path root;
-    static LocalFlussCluster cluster;
-    static Connection connection;
-    static Admin admin;
-    static LakeTables lake;
+    protected static Path root;
+    protected static LocalFlussCluster cluster;
+    protected static Connection connection;
+    protected static Admin admin;
+    protected static LakeTables lake;
 
     @BeforeAll
-    static void startCluster() throws Exception {
+    public static void startCluster() throws Exception {
         root = Files.createTempDirectory("lakesync-tiering-test");
         LakeSyncConfig config =
                 LakeSyncConfig.fromMap(
@@ -66,14 +66,14 @@ abstract class TieringTestBase {
     }
 
     @AfterAll
-    static void stopCluster() throws Exception {
+    public static void stopCluster() throws Exception {
         lake.close();
         connection.close();
         cluster.close();
     }
 
     /** Service configuration for an instance with its own data folder under the test root. */
-    static LakeSyncConfig serviceConfig(String instance, Map<String, String> extra) {
+    public static LakeSyncConfig serviceConfig(String instance, Map<String, String> extra) {
         Map<String, String> map = new HashMap<>();
         map.put("data.dir", root.resolve(instance).toString());
         map.put("tiering.poll-interval", "200ms");
@@ -83,18 +83,18 @@ abstract class TieringTestBase {
         return cluster.serviceConfig(LakeSyncConfig.fromMap(map, "test"));
     }
 
-    static TieringService startService(String instance) throws Exception {
+    public static TieringService startService(String instance) throws Exception {
         TieringService service = new TieringService(serviceConfig(instance, Map.of()));
         service.start();
         return service;
     }
 
-    static TableInfo createTable(TablePath path, TableDescriptor descriptor) throws Exception {
+    public static TableInfo createTable(TablePath path, TableDescriptor descriptor) throws Exception {
         admin.createTable(path, descriptor, false).get();
         return admin.getTableInfo(path).get();
     }
 
-    static void append(TablePath path, List<InternalRow> rows) throws Exception {
+    public static void append(TablePath path, List<InternalRow> rows) throws Exception {
         try (Table table = connection.getTable(path)) {
             AppendWriter writer = table.newAppend().createWriter();
             rows.forEach(writer::append);
@@ -103,7 +103,7 @@ abstract class TieringTestBase {
     }
 
     /** Applies upserts ({@code delete=false}) or deletes of the given rows, in order. */
-    static void upsert(TablePath path, List<InternalRow> rows, boolean delete) throws Exception {
+    public static void upsert(TablePath path, List<InternalRow> rows, boolean delete) throws Exception {
         try (Table table = connection.getTable(path)) {
             UpsertWriter writer = table.newUpsert().createWriter();
             for (InternalRow row : rows) {
@@ -118,7 +118,7 @@ abstract class TieringTestBase {
     }
 
     /** Fluss end offsets of every bucket (and partition) of the table. */
-    static Map<TableBucket, Long> endOffsets(TablePath path) throws Exception {
+    public static Map<TableBucket, Long> endOffsets(TablePath path) throws Exception {
         TableInfo info = admin.getTableInfo(path).get();
         List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
         Map<TableBucket, Long> ends = new HashMap<>();
@@ -139,7 +139,7 @@ abstract class TieringTestBase {
     }
 
     /** Waits until the coordinator's readable lake snapshot covers every record Fluss holds now. */
-    static LakeSnapshot awaitTiered(TablePath path) throws Exception {
+    public static LakeSnapshot awaitTiered(TablePath path) throws Exception {
         Map<TableBucket, Long> ends = endOffsets(path);
         ends.values().removeIf(o -> o == 0);
         LakeSnapshot[] last = new LakeSnapshot[1];
@@ -152,14 +152,14 @@ abstract class TieringTestBase {
     }
 
     /** The lake table's current content (merged by primary key), as rows of the named columns. */
-    static List<List<Object>> readLake(TablePath path, String... columns) throws Exception {
+    public static List<List<Object>> readLake(TablePath path, String... columns) throws Exception {
         FileStoreTable table = lake.load(path);
         ReadBuilder builder = table.newReadBuilder();
         return read(table, builder, builder.newScan().plan().splits(), columns, false);
     }
 
     /** Every changelog entry of the lake table from its first snapshot, row kind first ("+I", "-D", ...). */
-    static List<List<Object>> readLakeChangelog(TablePath path, String... columns) throws Exception {
+    public static List<List<Object>> readLakeChangelog(TablePath path, String... columns) throws Exception {
         FileStoreTable table = lake.load(path).copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1"));
         ReadBuilder builder = table.newReadBuilder();
         StreamTableScan scan = builder.newStreamScan();
@@ -202,7 +202,7 @@ abstract class TieringTestBase {
         return rows;
     }
 
-    static RowKind kind(List<Object> changelogRow) {
+    public static RowKind kind(List<Object> changelogRow) {
         return RowKind.fromShortString((String) changelogRow.get(0));
     }
 }

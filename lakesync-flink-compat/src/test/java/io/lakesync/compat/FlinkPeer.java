@@ -1,0 +1,50 @@
+package io.lakesync.compat;
+
+import io.lakesync.local.LocalFlussCluster;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.fluss.flink.tiering.LakeTieringJobBuilder;
+
+/** Flink 1.20 as lakesync's peer in tests: Fluss's own tiering job and Flink SQL reads, on loopback only. */
+final class FlinkPeer {
+
+    private FlinkPeer() {}
+
+    static Configuration loopbackConfig() {
+        Configuration conf = new Configuration();
+        conf.setString("rest.bind-address", "127.0.0.1");
+        conf.setString("rest.address", "127.0.0.1");
+        conf.setString("rest.bind-port", "0");
+        conf.setString("blob.server.port", "0");
+        conf.setString("jobmanager.bind-host", "127.0.0.1");
+        conf.setString("jobmanager.rpc.address", "127.0.0.1");
+        conf.setString("taskmanager.bind-host", "127.0.0.1");
+        conf.setString("taskmanager.host", "127.0.0.1");
+        return conf;
+    }
+
+    /** Starts Fluss's Flink tiering job against the cluster on a local MiniCluster; cancel it to stop. */
+    static JobClient startFlussTieringJob(LocalFlussCluster cluster) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopbackConfig());
+        org.apache.fluss.config.Configuration flussConf = cluster.clientConfiguration();
+        flussConf.setString("tiering.poll.table.interval", "500 ms");
+        org.apache.fluss.config.Configuration lakeConf =
+                org.apache.fluss.config.Configuration.fromMap(cluster.lakeCatalogOptions());
+        return LakeTieringJobBuilder.newBuilder(env, flussConf, lakeConf, new org.apache.fluss.config.Configuration(), "paimon")
+                .build();
+    }
+
+    /** A batch Flink SQL environment with the cluster registered as catalog {@code fluss_catalog}. */
+    static TableEnvironment batchSql(LocalFlussCluster cluster) {
+        TableEnvironment tEnv =
+                TableEnvironment.create(
+                        EnvironmentSettings.newInstance().inBatchMode().withConfiguration(loopbackConfig()).build());
+        tEnv.executeSql(
+                "CREATE CATALOG fluss_catalog WITH ('type' = 'fluss', 'bootstrap.servers' = '"
+                        + cluster.bootstrapServers() + "')");
+        return tEnv;
+    }
+}
