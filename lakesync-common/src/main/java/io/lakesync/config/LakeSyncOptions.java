@@ -96,6 +96,14 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofMinutes(2))
                     .withDescription("Longest wait between retries of a failing table.");
 
+    public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
+            key("tiering.blocked-recheck-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .withDescription(
+                            "How often a blocked table (lake schema changed outside Fluss, permission "
+                                    + "denied, unsupported option) is checked again to see whether it was fixed.");
+
     public static final ConfigOption<Integer> LOCAL_ZOOKEEPER_PORT =
             key("local.zookeeper.port")
                     .intType()

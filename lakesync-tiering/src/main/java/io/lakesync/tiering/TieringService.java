@@ -9,7 +9,6 @@ import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TableEpoch;
 import io.lakesync.tiering.coordinator.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
-import io.lakesync.tiering.round.FencedRoundException;
 import io.lakesync.tiering.round.RoundControl;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
@@ -30,8 +29,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
@@ -39,7 +41,6 @@ import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.exception.InvalidCoordinatorException;
-import org.apache.fluss.exception.TableNotExistException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,9 +61,10 @@ import org.slf4j.LoggerFactory;
  *   └────────────────────────────── wait the poll interval, or until a round ends ◄─────────┘
  * </pre>
  *
- * A table whose round fails stays with this instance and is retried with exponential backoff (its
- * heartbeats continue), so a broken table neither loops through the coordinator nor delays others; a round
- * that lost its table is dropped. On close, unfinished tables are reported failed so the coordinator hands
+ * A table whose round fails stays with this instance and is retried with exponential backoff, or checked
+ * again now and then while it is blocked by a problem only the user can fix (its heartbeats continue); a
+ * waiting table holds no worker, so a broken table neither loops through the coordinator nor delays others.
+ * A round that lost its table is dropped. On close, unfinished tables are reported failed so the coordinator hands
  * them out again at once; after a crash, the in-flight journal does the same on the next start.
  */
 public final class TieringService implements AutoCloseable {
@@ -77,6 +79,7 @@ public final class TieringService implements AutoCloseable {
     private final int workers;
     private final Duration pollInterval;
     private final RetryBackoff backoff;
+    private final Duration blockedRecheck;
     private final Path workDir;
     private final Map<Long, ActiveTable> active = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Report> reports = new ConcurrentLinkedQueue<>();
@@ -88,6 +91,7 @@ public final class TieringService implements AutoCloseable {
     private InFlightJournal journal;
     private ExecutorService roundThreads;
     private ExecutorService readerThreads;
+    private ScheduledExecutorService retryScheduler;
     private RoundEnvironment environment;
     private Thread assigner;
     private volatile boolean running;
@@ -110,6 +114,7 @@ public final class TieringService implements AutoCloseable {
                         config.get(LakeSyncOptions.TIERING_RETRY_INITIAL_BACKOFF),
                         config.get(LakeSyncOptions.TIERING_RETRY_MAX_BACKOFF),
                         () -> ThreadLocalRandom.current().nextDouble());
+        this.blockedRecheck = config.get(LakeSyncOptions.TIERING_BLOCKED_RECHECK_INTERVAL);
         this.workDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().resolve("tiering");
     }
 
@@ -130,6 +135,7 @@ public final class TieringService implements AutoCloseable {
         journal = new InFlightJournal(workDir.resolve("in-flight"));
         roundThreads = Executors.newFixedThreadPool(workers, named("lakesync-round"));
         readerThreads = Executors.newCachedThreadPool(named("lakesync-reader"));
+        retryScheduler = Executors.newSingleThreadScheduledExecutor(named("lakesync-retry"));
         environment =
                 new RoundEnvironment(
                         connection,
@@ -150,6 +156,10 @@ public final class TieringService implements AutoCloseable {
         assigner.start();
     }
 
+    private long runningRounds() {
+        return active.values().stream().filter(t -> t.running).count();
+    }
+
     /** Tables this instance holds right now. */
     public Set<TableAssignment> activeTables() {
         Set<TableAssignment> tables = new HashSet<>();
@@ -162,7 +172,7 @@ public final class TieringService implements AutoCloseable {
             register();
             while (running) {
                 boolean tookTable = heartbeatOnce();
-                if (!(tookTable && active.size() < workers)) {
+                if (!(tookTable && runningRounds() < workers)) {
                     waitForWork(pollInterval);
                 }
             }
@@ -217,7 +227,7 @@ public final class TieringService implements AutoCloseable {
                 }
             }
         }
-        boolean capacity = active.size() < workers;
+        boolean capacity = runningRounds() < workers;
         HeartbeatRequest request = new HeartbeatRequest(inProgress, finished, forceFinished, failed, capacity);
         HeartbeatResponse response;
         try {
@@ -246,6 +256,14 @@ public final class TieringService implements AutoCloseable {
                         ? "the Fluss coordinator changed"
                         : error.get().getMessage();
                 held.control.cancel("The coordinator took back " + held.assignment + ": " + why);
+                if (!held.running) {
+                    ScheduledFuture<?> retry = held.retry;
+                    if (retry != null) {
+                        retry.cancel(false);
+                    }
+                    LOG.info("Gave up table {}: {}", held.assignment, why);
+                    release(held, true, false);
+                }
             }
         }
         if (response.assigned().isPresent() && running) {
@@ -256,67 +274,71 @@ public final class TieringService implements AutoCloseable {
     }
 
     private void startRound(TableAssignment assignment) {
-        RoundControl control = new RoundControl(clock, config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT));
-        ActiveTable table = new ActiveTable(assignment, control);
+        ActiveTable table =
+                new ActiveTable(assignment, new RoundControl(clock, config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT)));
         active.put(assignment.tableId(), table);
         journal.add(assignment.epoch(), coordinatorEpoch);
         LOG.info("Took table {} from the coordinator", assignment);
         listener.roundStarted(assignment);
-        roundThreads.execute(() -> runRounds(table));
+        submitAttempt(table);
     }
 
-    /** Runs the table's round, retrying failures with backoff for as long as the table stays ours. */
-    private void runRounds(ActiveTable table) {
+    private void submitAttempt(ActiveTable table) {
+        table.running = true;
+        roundThreads.execute(() -> attempt(table));
+    }
+
+    /**
+     * Runs one attempt of the table's round. A failure keeps the table (its heartbeats go on) and schedules
+     * the next attempt, without holding a worker meanwhile, so failing tables never crowd out healthy ones.
+     */
+    private void attempt(ActiveTable table) {
         TableAssignment assignment = table.assignment;
-        int attempt = 0;
-        boolean failed = true;
-        boolean forceFinished = false;
         try {
-            while (running) {
-                try {
-                    RoundResult result = new TableRound(assignment, environment, table.control).run();
-                    logFinished(result);
-                    listener.roundFinished(result);
-                    failed = false;
-                    forceFinished = result.forceFinished();
-                    return;
-                } catch (FencedRoundException | TableNotExistException e) {
-                    LOG.info("Gave up table {}: {}", assignment, e.getMessage());
-                    listener.roundFailed(assignment, e);
-                    return;
-                } catch (Exception e) {
-                    attempt++;
-                    listener.roundFailed(assignment, e);
-                    Duration wait = backoff.delay(attempt);
-                    LOG.warn("Round {} of table {} failed, retrying in {} ms: {}", attempt, assignment, wait.toMillis(), describe(e));
-                    LOG.debug("Round failure of {}", assignment, e);
-                    if (!sleepUnlessCancelled(table.control, wait)) {
-                        return;
-                    }
-                }
+            RoundResult result = new TableRound(assignment, environment, table.control).run();
+            logFinished(result);
+            listener.roundFinished(result);
+            release(table, false, result.forceFinished());
+        } catch (Throwable failure) {
+            FailureKind kind = FailureKind.of(failure);
+            if (kind == FailureKind.LOST || !running || table.control.isCancelled()) {
+                LOG.info("Gave up table {}: {}", assignment, describe(failure));
+                listener.roundFailed(assignment, failure, FailureKind.LOST, null);
+                release(table, true, false);
+                return;
             }
-        } catch (Throwable fatal) {
-            LOG.error("Tiering of table {} stopped unexpectedly", assignment, fatal);
-            listener.roundFailed(assignment, fatal);
-        } finally {
-            active.remove(assignment.tableId());
-            reports.add(new Report(assignment.epoch(), failed, forceFinished));
+            table.attempts++;
+            Duration wait = kind == FailureKind.BLOCKED ? blockedRecheck : backoff.delay(table.attempts);
+            String reason = describe(failure);
+            if (!reason.equals(table.lastFailure)) {
+                if (kind == FailureKind.BLOCKED) {
+                    LOG.warn("Table {} is blocked, checking again every {} s: {}", assignment.tablePath(), wait.toSeconds(), reason);
+                } else {
+                    LOG.warn("Round of table {} failed, retrying in {} ms: {}", assignment.tablePath(), wait.toMillis(), reason);
+                }
+                LOG.debug("Round failure of {}", assignment, failure);
+                table.lastFailure = reason;
+            }
+            listener.roundFailed(assignment, failure, kind, wait);
+            table.running = false;
+            table.retry = retryScheduler.schedule(() -> {
+                if (table.control.isCancelled() || !running) {
+                    release(table, true, false);
+                } else {
+                    submitAttempt(table);
+                }
+            }, wait.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Hands a table back: it is reported to the coordinator with the next heartbeat. */
+    private void release(ActiveTable table, boolean failed, boolean forceFinished) {
+        if (table.released.compareAndSet(false, true)) {
+            table.running = false;
+            active.remove(table.assignment.tableId());
+            reports.add(new Report(table.assignment.epoch(), failed, forceFinished));
             wake();
         }
-    }
-
-    private boolean sleepUnlessCancelled(RoundControl control, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        while (running && System.nanoTime() < deadline) {
-            try {
-                control.throwIfCancelled();
-            } catch (FencedRoundException e) {
-                LOG.info("{}", e.getMessage());
-                return false;
-            }
-            Thread.sleep(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
-        }
-        return running;
     }
 
     private void logFinished(RoundResult result) {
@@ -368,6 +390,7 @@ public final class TieringService implements AutoCloseable {
         assigner.interrupt();
         assigner.join(TimeUnit.SECONDS.toMillis(10));
         active.values().forEach(t -> t.control.cancel("lakesync is shutting down"));
+        retryScheduler.shutdownNow();
         roundThreads.shutdown();
         if (!roundThreads.awaitTermination(SHUTDOWN_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
             roundThreads.shutdownNow();
@@ -421,8 +444,21 @@ public final class TieringService implements AutoCloseable {
         };
     }
 
-    /** A table this instance holds, with the control of its current round. */
-    private record ActiveTable(TableAssignment assignment, RoundControl control) {}
+    /** A table this instance holds: its round's control and, while failing, the scheduled retry. */
+    private static final class ActiveTable {
+        final TableAssignment assignment;
+        final RoundControl control;
+        final AtomicBoolean released = new AtomicBoolean();
+        volatile boolean running;
+        volatile ScheduledFuture<?> retry;
+        int attempts;
+        String lastFailure;
+
+        ActiveTable(TableAssignment assignment, RoundControl control) {
+            this.assignment = assignment;
+            this.control = control;
+        }
+    }
 
     /** A round outcome still to be reported to the coordinator. */
     private record Report(TableEpoch table, boolean failed, boolean forceFinished) {}

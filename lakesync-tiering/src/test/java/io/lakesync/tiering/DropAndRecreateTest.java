@@ -6,6 +6,7 @@ import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundStage;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ class DropAndRecreateTest extends TieringTestBase {
         };
         TieringListener listener = new TieringListener() {
             @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause) {
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
                 if (assignment.tablePath().equals(VICTIM)) {
                     victimFailures.incrementAndGet();
                 }

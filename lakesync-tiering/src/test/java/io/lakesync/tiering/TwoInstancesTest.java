@@ -6,6 +6,7 @@ import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -115,7 +116,7 @@ class TwoInstancesTest extends TieringTestBase {
             }
 
             @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause) {
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
                 record(instance, assignment.tablePath().toString(), started.get(assignment.tablePath().toString()));
             }
         };

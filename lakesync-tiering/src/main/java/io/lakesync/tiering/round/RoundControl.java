@@ -14,12 +14,28 @@ public final class RoundControl {
 
     private final Clock clock;
     private final Duration idleTimeout;
+    private final RoundControl parent;
     private final AtomicReference<String> cancelReason = new AtomicReference<>();
     private volatile Instant deadline = Instant.MAX;
 
     public RoundControl(Clock clock, Duration idleTimeout) {
+        this(clock, idleTimeout, null);
+    }
+
+    private RoundControl(Clock clock, Duration idleTimeout, RoundControl parent) {
         this.clock = clock;
         this.idleTimeout = idleTimeout;
+        this.parent = parent;
+    }
+
+    /**
+     * A control for one part of the round (its bucket groups) that stops when this one does, and that can be
+     * cancelled on its own without cancelling the round.
+     */
+    public RoundControl child() {
+        RoundControl child = new RoundControl(clock, idleTimeout, this);
+        child.deadline = deadline;
+        return child;
     }
 
     /** Reading stops {@code maxDuration} from now (the table's freshness, known once the round started). */
@@ -44,7 +60,14 @@ public final class RoundControl {
         cancelReason.compareAndSet(null, reason);
     }
 
+    public boolean isCancelled() {
+        return cancelReason.get() != null || (parent != null && parent.isCancelled());
+    }
+
     public void throwIfCancelled() throws FencedRoundException {
+        if (parent != null) {
+            parent.throwIfCancelled();
+        }
         String reason = cancelReason.get();
         if (reason != null) {
             throw new FencedRoundException(reason);

@@ -9,7 +9,8 @@ import javax.annotation.Nullable;
 /**
  * A round that ended without error: what it tiered and the lake snapshot it committed (null when there was
  * nothing new to tier). {@code forceFinished} means it hit the table's freshness before reaching the end
- * offsets it planned, so the coordinator queues the table again at once.
+ * offsets it planned, so the coordinator queues the table again at once. Files and bytes count the data
+ * and changelog files the round wrote.
  */
 public record RoundResult(
         TableAssignment assignment,
@@ -17,7 +18,14 @@ public record RoundResult(
         Duration duration,
         @Nullable Long lakeSnapshotId,
         boolean forceFinished,
-        List<BucketProgress> buckets) {
+        List<BucketProgress> buckets,
+        int filesWritten,
+        long bytesWritten) {
+
+    /** A round that found nothing new to tier. */
+    static RoundResult empty(TableAssignment assignment, Instant startedAt, Duration duration) {
+        return new RoundResult(assignment, startedAt, duration, null, false, List.of(), 0, 0);
+    }
 
     public long records() {
         return buckets.stream().mapToLong(BucketProgress::records).sum();

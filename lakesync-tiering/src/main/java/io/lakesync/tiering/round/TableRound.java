@@ -6,6 +6,7 @@ import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
+import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.time.Duration;
@@ -25,7 +26,10 @@ import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +71,7 @@ public final class TableRound {
         TableInfo tableInfo = currentTableInfo();
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
+        LakeTableCheck.check(tableInfo, lakeTable);
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
 
@@ -75,7 +80,7 @@ public final class TableRound {
         List<BucketRange> ranges = new RoundPlanner(admin).plan(tableInfo, tieredOffsets);
         env.hooks().reached(RoundStage.PLANNED, assignment);
         if (ranges.isEmpty()) {
-            return new RoundResult(assignment, startedAt, since(startedAt), null, false, List.of());
+            return RoundResult.empty(assignment, startedAt, since(startedAt));
         }
 
         WriteOutcome written = readAndWrite(tableInfo, lakeTable, ranges);
@@ -89,7 +94,8 @@ public final class TableRound {
             }
         }
         if (endOffsets.isEmpty() || written.messages.isEmpty()) {
-            return new RoundResult(assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets);
+            return new RoundResult(
+                    assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0);
         }
 
         try {
@@ -106,7 +112,21 @@ public final class TableRound {
                 .commitLakeSnapshot(
                         new LakeSnapshotCommit(assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps));
         env.hooks().reached(RoundStage.COORDINATOR_COMMITTED, assignment);
-        return new RoundResult(assignment, startedAt, since(startedAt), snapshotId, written.forceFinished, written.buckets);
+        int files = 0;
+        long bytes = 0;
+        for (CommitMessage message : written.messages) {
+            DataIncrement increment = ((CommitMessageImpl) message).newFilesIncrement();
+            for (DataFileMeta file : increment.newFiles()) {
+                files++;
+                bytes += file.fileSize();
+            }
+            for (DataFileMeta file : increment.changelogFiles()) {
+                files++;
+                bytes += file.fileSize();
+            }
+        }
+        return new RoundResult(
+                assignment, startedAt, since(startedAt), snapshotId, written.forceFinished, written.buckets, files, bytes);
     }
 
     private TableInfo currentTableInfo() throws Exception {
@@ -173,11 +193,12 @@ public final class TableRound {
         boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
         List<Future<BucketGroupReader.GroupResult>> futures = new ArrayList<>();
         List<LakeTableWriter> writers = new ArrayList<>();
+        RoundControl groupsControl = control.child();
         try (Table table = env.connection().getTable(assignment.tablePath())) {
             for (List<BucketRange> group : split) {
                 LakeTableWriter writer = new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
-                BucketGroupReader reader = new BucketGroupReader(table, writer, group, control);
+                BucketGroupReader reader = new BucketGroupReader(table, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
             }
             WriteOutcome outcome = new WriteOutcome();
@@ -190,9 +211,11 @@ public final class TableRound {
                     outcome.forceFinished |= result.forceFinished();
                 } catch (ExecutionException e) {
                     // Stop the sibling groups too: the round fails as a whole.
-                    control.cancel("a bucket group of " + assignment.tablePath() + " failed");
-                    if (failure == null) {
-                        failure = e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+                    groupsControl.cancel("a bucket group of " + assignment.tablePath() + " failed");
+                    Exception cause = e.getCause() instanceof Exception ? (Exception) e.getCause() : e;
+                    // Siblings stopped by this very failure report it as fencing; keep the real cause.
+                    if (failure == null || failure instanceof FencedRoundException) {
+                        failure = cause;
                     }
                 }
             }

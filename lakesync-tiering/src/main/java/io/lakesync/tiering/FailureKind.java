@@ -1,0 +1,34 @@
+package io.lakesync.tiering;
+
+import io.lakesync.tiering.lake.LakeTableIncompatibleException;
+import io.lakesync.tiering.round.FencedRoundException;
+import org.apache.fluss.exception.AuthorizationException;
+import org.apache.fluss.exception.TableNotExistException;
+
+/** How a failed round is handled: retried soon, held as blocked until fixed, or given up. */
+public enum FailureKind {
+    /** Likely to pass on retry (I/O, network, a busy coordinator): retry with exponential backoff. */
+    TRANSIENT,
+    /** Needs the user (lake schema changed, permission denied, unsupported option): recheck rarely. */
+    BLOCKED,
+    /** The table is no longer ours (dropped, re-created, epoch fenced): drop it without retrying. */
+    LOST;
+
+    public static FailureKind of(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof FencedRoundException || cause instanceof TableNotExistException) {
+                return LOST;
+            }
+            if (cause instanceof LakeTableIncompatibleException
+                    || cause instanceof AuthorizationException
+                    || cause instanceof SecurityException
+                    || cause instanceof org.apache.paimon.catalog.Catalog.TableNotExistException) {
+                return BLOCKED;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return TRANSIENT;
+    }
+}

@@ -1,0 +1,90 @@
+package io.lakesync.tiering.lake;
+
+import java.util.List;
+import org.apache.fluss.lake.paimon.utils.PaimonConversions;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
+
+/**
+ * Checks, before a round writes, that the Paimon table still has the layout Fluss created it with: the
+ * Fluss columns in order with their types, then the three system columns, the same primary key, partition
+ * keys and bucket count. The lake may hold extra nullable columns right before the system columns (Fluss
+ * alters the lake first when a column is added). Says precisely what differs.
+ */
+public final class LakeTableCheck {
+
+    private static final String TIMESTAMP_COLUMN = "__timestamp";
+
+    private LakeTableCheck() {}
+
+    public static void check(TableInfo flussTable, FileStoreTable lakeTable) throws LakeTableIncompatibleException {
+        String name = flussTable.getTablePath().toString();
+        Schema expected = PaimonConversions.toPaimonSchema(flussTable.toTableDescriptor());
+        List<DataField> want = expected.fields();
+        List<DataField> have = lakeTable.rowType().getFields();
+        int business = want.size() - 3;
+        if (have.size() < want.size()) {
+            throw mismatch(name, "it has " + have.size() + " columns, the Fluss table needs " + want.size());
+        }
+        for (int i = 0; i < business; i++) {
+            requireSame(name, want.get(i), have.get(i));
+        }
+        int extra = have.size() - want.size();
+        for (int i = business; i < business + extra; i++) {
+            if (!have.get(i).type().isNullable()) {
+                throw mismatch(name, "extra column '" + have.get(i).name() + "' is NOT NULL, so Fluss rows cannot fill it");
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            requireSame(name, want.get(business + i), have.get(business + extra + i));
+        }
+        if (!lakeTable.primaryKeys().equals(expected.primaryKeys())) {
+            throw mismatch(name, "primary key is " + lakeTable.primaryKeys() + ", Fluss has " + expected.primaryKeys());
+        }
+        if (!lakeTable.partitionKeys().equals(expected.partitionKeys())) {
+            throw mismatch(name, "partition keys are " + lakeTable.partitionKeys() + ", Fluss has " + expected.partitionKeys());
+        }
+        String wantBuckets = expected.options().get(CoreOptions.BUCKET.key());
+        String haveBuckets = String.valueOf(lakeTable.coreOptions().bucket());
+        if (wantBuckets != null && !wantBuckets.equals(haveBuckets)) {
+            throw mismatch(name, "bucket count is " + haveBuckets + ", Fluss has " + wantBuckets);
+        }
+        if (lakeTable.coreOptions().deletionVectorsEnabled()) {
+            throw new LakeTableIncompatibleException(
+                    "Lake table of " + name + " has 'deletion-vectors.enabled' = 'true', which lakesync does not tier "
+                            + "into yet. Re-create the table without 'paimon.deletion-vectors.enabled'.");
+        }
+    }
+
+    private static void requireSame(String table, DataField want, DataField have) throws LakeTableIncompatibleException {
+        if (!want.name().equals(have.name())) {
+            throw mismatch(table, "column '" + have.name() + "' stands where Fluss has '" + want.name() + "'");
+        }
+        if (!sameType(want.name(), want.type(), have.type())) {
+            throw mismatch(
+                    table, "column '" + want.name() + "' has type " + have.type() + ", Fluss has " + want.type());
+        }
+    }
+
+    private static boolean sameType(String column, DataType want, DataType have) {
+        if (want.copy(true).equals(have.copy(true))) {
+            return true;
+        }
+        // Tables tiered by older Fluss versions carry __timestamp with precision 6; Fluss accepts both.
+        return column.equals(TIMESTAMP_COLUMN)
+                && have.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                && want.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    private static LakeTableIncompatibleException mismatch(String table, String what) {
+        return new LakeTableIncompatibleException(
+                "Lake table of " + table + " was changed outside Fluss: " + what
+                        + ". Restore its schema in Paimon (or drop the lake table and disable and re-enable the "
+                        + "Fluss table) to resume syncing.");
+    }
+}

@@ -1,0 +1,123 @@
+package io.lakesync.tiering;
+
+import static io.lakesync.local.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.round.RoundHooks;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypes;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.schema.SchemaChange;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Failures the engine must survive table by table: a lake table changed outside Fluss blocks only that table
+ * (with the reason), and a transient storage fault is retried with growing backoff until it clears, with
+ * every row tiered exactly once.
+ */
+class FailureHandlingTest extends TieringTestBase {
+
+    private final List<Object[]> failures = Collections.synchronizedList(new ArrayList<>());
+
+    @Test
+    void lakeSchemaChangedOutsideFlussBlocksOnlyThatTable() throws Exception {
+        TablePath broken = TablePath.of("fluss", "altered_outside");
+        TablePath healthy = TablePath.of("fluss", "still_healthy");
+        createTable(broken, descriptor(1));
+        createTable(healthy, descriptor(1));
+        lake.catalog().alterTable(Identifier.create("fluss", "altered_outside"), SchemaChange.renameColumn("v", "value"), false);
+        append(broken, rows(0, 100));
+        append(healthy, rows(0, 100));
+
+        try (TieringService service = start("blocked-instance")) {
+            awaitTiered(healthy);
+            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(broken))
+                    .anySatisfy(f -> {
+                        assertThat(f[1]).isEqualTo(FailureKind.BLOCKED);
+                        assertThat(((Throwable) f[2]).getMessage()).contains("changed outside Fluss").contains("'value'");
+                    }));
+            append(healthy, rows(100, 200));
+            awaitTiered(healthy);
+            assertThat(service.activeTables()).extracting(TableAssignment::tablePath).contains(broken);
+        }
+        assertThat(readLake(healthy, "id")).hasSize(200);
+    }
+
+    @Test
+    void transientStorageFaultIsRetriedWithGrowingBackoffThenRecovers() throws Exception {
+        TablePath path = TablePath.of("fluss", "flaky_storage");
+        createTable(path, descriptor(1));
+        append(path, rows(0, 500));
+        // A file where the bucket directory must go: every data file write fails until it is removed.
+        Path bucketDir = cluster.warehouse().resolve("fluss.db").resolve("flaky_storage").resolve("bucket-0");
+        Files.createDirectories(bucketDir.getParent());
+        Files.writeString(bucketDir, "in the way");
+
+        try (TieringService service = start("flaky-instance")) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(path)).hasSizeGreaterThanOrEqualTo(3));
+            List<Object[]> seen = failuresOf(path);
+            assertThat(seen).allSatisfy(f -> assertThat(f[1]).isEqualTo(FailureKind.TRANSIENT));
+            assertThat((Duration) seen.get(2)[3]).isGreaterThan((Duration) seen.get(0)[3]);
+            Files.delete(bucketDir);
+            append(path, rows(500, 600));
+            awaitTiered(path);
+        }
+        List<List<Object>> lakeRows = readLake(path, "id");
+        assertThat(lakeRows).hasSize(600);
+        assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(600);
+    }
+
+    private TieringService start(String instance) throws Exception {
+        TieringListener listener = new TieringListener() {
+            @Override
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
+                failures.add(new Object[] {assignment.tablePath(), kind, cause, retryIn});
+            }
+        };
+        TieringService service =
+                new TieringService(
+                        serviceConfig(instance, Map.of("tiering.blocked-recheck-interval", "1s")),
+                        listener,
+                        RoundHooks.NONE,
+                        Clock.systemUTC());
+        service.start();
+        return service;
+    }
+
+    private List<Object[]> failuresOf(TablePath path) {
+        synchronized (failures) {
+            return failures.stream().filter(f -> f[0].equals(path)).toList();
+        }
+    }
+
+    private static TableDescriptor descriptor(int buckets) {
+        return TableDescriptor.builder()
+                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("v", DataTypes.STRING()).build())
+                .distributedBy(buckets, "id")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s")
+                .build();
+    }
+
+    private static List<InternalRow> rows(long from, long to) {
+        List<InternalRow> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            rows.add(GenericRow.of(id, BinaryString.fromString("v" + id)));
+        }
+        return rows;
+    }
+}
