@@ -1,0 +1,35 @@
+package io.lakesync.status;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * The status of one table as the API, the CLI, metrics and alerts show it.
+ *
+ * @param syncLatency age of the oldest record in Fluss that is not yet readable in the lake; zero when
+ *     nothing is pending, so an idle table never alarms
+ * @param checkpointAge how long the lake checkpoint has not advanced while data is pending; zero otherwise
+ */
+public record TableStatus(
+        String database,
+        String table,
+        long tableId,
+        TableState state,
+        String reason,
+        String action,
+        Duration freshness,
+        Duration syncLatency,
+        Duration checkpointAge,
+        @Nullable Long lakeSnapshotId,
+        @Nullable Instant lakeCommittedAt,
+        long pendingRecords,
+        List<BucketCheckpoint> buckets,
+        EngineActivity activity,
+        Instant observedAt) {
+
+    public String name() {
+        return database + "." + table;
+    }
+}

@@ -1,0 +1,102 @@
+package io.lakesync.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.TieringTestBase;
+import io.lakesync.tiering.round.RoundHooks;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+/** Status values measured against what was written and tiered on the real stack. */
+class TableStatusTrackerTest extends TieringTestBase {
+
+    @Test
+    void latencyAndCheckpointMatchWhatWasWrittenAndTiered() throws Exception {
+        TablePath path = TablePath.of("fluss", "tracked");
+        TablePath off = TablePath.of("fluss", "not_in_lake");
+        createTable(path, descriptor(true));
+        createTable(off, descriptor(false));
+        Instant beforeWrite = Instant.now();
+        append(path, rows(0, 1_000));
+        Instant afterWrite = Instant.now();
+
+        TableStatusTracker tracker =
+                new TableStatusTracker(new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 100);
+        TableStatus initial = statusOf(tracker, path);
+        assertThat(initial.state()).isEqualTo(TableState.INITIALIZING);
+        assertThat(initial.pendingRecords()).isEqualTo(1_000);
+        assertLatencyBetween(initial, beforeWrite, afterWrite);
+        assertThat(statusOf(tracker, off).state()).isEqualTo(TableState.DISABLED);
+
+        try (TieringService service = new TieringService(serviceConfig("tracked-instance", Map.of()), tracker, RoundHooks.NONE, Clock.systemUTC())) {
+            service.start();
+            LakeSnapshot tiered = awaitTiered(path);
+            TableStatus synced = statusOf(tracker, path);
+            assertThat(synced.state()).isEqualTo(TableState.UP_TO_DATE);
+            assertThat(synced.pendingRecords()).isZero();
+            assertThat(synced.syncLatency()).isZero();
+            assertThat(synced.lakeSnapshotId()).isEqualTo(tiered.getSnapshotId());
+            assertThat(synced.lakeCommittedAt()).isBetween(afterWrite, Instant.now());
+            for (BucketCheckpoint bucket : synced.buckets()) {
+                assertThat(bucket.tieredOffset())
+                        .isEqualTo(tiered.getTableBucketsOffset().get(new TableBucket(synced.tableId(), bucket.bucket())));
+                assertThat(bucket.tieredOffset()).isEqualTo(bucket.endOffset());
+            }
+            assertThat(synced.activity().rowsTiered()).isEqualTo(1_000);
+            assertThat(synced.activity().rounds()).isPositive();
+        }
+
+        Instant beforeMore = Instant.now();
+        append(path, rows(1_000, 1_500));
+        Instant afterMore = Instant.now();
+        TableStatus behind = statusOf(tracker, path);
+        assertThat(behind.pendingRecords()).isEqualTo(500);
+        assertLatencyBetween(behind, beforeMore, afterMore);
+        assertThat(behind.checkpointAge()).isPositive();
+        assertThat(tracker.history(path)).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(tracker.history(path).get(0).pendingRecords()).isEqualTo(1_000);
+    }
+
+    private static TableStatus statusOf(TableStatusTracker tracker, TablePath path) throws Exception {
+        tracker.refresh();
+        return tracker.table(path).orElseThrow();
+    }
+
+    /** The oldest pending record was appended between the two instants, so its age lies between these bounds. */
+    private static void assertLatencyBetween(TableStatus status, Instant writeStarted, Instant writeEnded) {
+        Duration atLeast = Duration.between(writeEnded, status.observedAt()).minusMillis(5);
+        Duration atMost = Duration.between(writeStarted, status.observedAt()).plusMillis(5);
+        assertThat(status.syncLatency()).isBetween(atLeast, atMost);
+    }
+
+    private static TableDescriptor descriptor(boolean lake) {
+        return TableDescriptor.builder()
+                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
+                .distributedBy(2, "id")
+                .property("table.datalake.enabled", String.valueOf(lake))
+                .property("table.datalake.freshness", "1s")
+                .build();
+    }
+
+    private static List<InternalRow> rows(long from, long to) {
+        List<InternalRow> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            rows.add(GenericRow.of(id));
+        }
+        return rows;
+    }
+}
