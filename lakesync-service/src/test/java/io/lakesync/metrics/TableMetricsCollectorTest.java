@@ -1,0 +1,39 @@
+package io.lakesync.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.status.BucketCheckpoint;
+import io.lakesync.status.EngineActivity;
+import io.lakesync.status.TableObservation;
+import io.lakesync.status.TableStatus;
+import io.lakesync.status.TableStatusModel;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.fluss.metadata.TablePath;
+import org.junit.jupiter.api.Test;
+
+class TableMetricsCollectorTest {
+
+    @Test
+    void exposesFlussNamedPerTableMetricsInPrometheusText() {
+        Instant now = Instant.parse("2026-11-30T10:00:00Z");
+        TableStatus status = TableStatusModel.derive(
+                new TableObservation(
+                        TablePath.of("shop", "orders"), 3, true, Duration.ofSeconds(30), 12L, now.minusSeconds(40),
+                        List.of(new BucketCheckpoint(null, 0, 70, 100), new BucketCheckpoint(null, 1, 10, 10)),
+                        now.minusSeconds(45), now),
+                EngineActivity.NONE,
+                true,
+                null);
+        String text = new TableMetricsCollector(() -> List.of(status)).scrapeText();
+        assertThat(text)
+                .contains("lakesync_table_tierLag{database=\"shop\",table=\"orders\"} 45000")
+                .contains("lakesync_table_pendingRecords{database=\"shop\",table=\"orders\"} 30")
+                .contains("lakesync_table_lakeSnapshotId{database=\"shop\",table=\"orders\"} 12")
+                .contains("lakesync_table_tieredTimestamp{database=\"shop\",table=\"orders\"} " + (double) now.minusSeconds(40).toEpochMilli())
+                .contains("lakesync_table_failuresTotal{database=\"shop\",table=\"orders\"} 0")
+                .contains("lakesync_table_state{database=\"shop\",state=\"LAGGING\",table=\"orders\"} 1")
+                .contains("lakesync_table_state{database=\"shop\",state=\"UP_TO_DATE\",table=\"orders\"} 0");
+    }
+}
