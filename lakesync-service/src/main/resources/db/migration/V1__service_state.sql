@@ -34,7 +34,8 @@ CREATE TABLE alert_rule_channel (
     PRIMARY KEY (rule_name, channel_name)
 );
 
--- Alert history. No foreign key to alert_rule: the history outlives a deleted rule.
+-- Alert history. No foreign key to alert_rule: the history outlives a deleted rule. channels are the names the
+-- event was sent to, comma-separated; a RESOLVED event goes where its FIRING event went.
 CREATE TABLE alert_event (
     id           ${autoIncrementKey},
     rule_name    VARCHAR(64)       NOT NULL,
@@ -46,16 +47,18 @@ CREATE TABLE alert_event (
     value        DOUBLE PRECISION,
     at           BIGINT            NOT NULL,
     fired_at     BIGINT            NOT NULL,
+    channels     VARCHAR(2048)     NOT NULL,
     message      VARCHAR(2048)     NOT NULL
 );
 CREATE INDEX alert_event_at ON alert_event (at);
 
 -- Alerts firing now, one row per rule and table: inserting it is what makes a FIRING event happen exactly once,
 -- even with several lakesync instances evaluating, and deleting it is what makes the RESOLVED event happen once.
+-- The row is claimed before its event exists, so firing_event_id has no foreign key.
 CREATE TABLE active_alert (
-    rule_name        VARCHAR(64)   NOT NULL,
-    table_name       VARCHAR(512)  NOT NULL,
-    firing_event_id  BIGINT        NOT NULL REFERENCES alert_event (id),
+    rule_name        VARCHAR(64)    NOT NULL,
+    table_name       VARCHAR(512)   NOT NULL,
+    firing_event_id  BIGINT         NOT NULL,
     PRIMARY KEY (rule_name, table_name)
 );
 
