@@ -14,8 +14,8 @@ final class LogChannel implements NotificationChannel {
 
     @Override
     public CompletableFuture<DeliveryOutcome> deliver(AlertEvent event) {
-        String line = "Alert {} [{}] rule '{}' on table {}: {}";
-        Object[] args = {event.state(), event.severity(), event.rule(), event.table(), event.message()};
+        String line = "Alert {} [{}] rule '{}': {}";
+        Object[] args = {event.state(), event.severity(), event.rule(), event.message()};
         if (event.state() == AlertEvent.State.RESOLVED || event.severity() == Severity.INFO) {
             LOG.info(line, args);
         } else if (event.severity() == Severity.WARNING) {

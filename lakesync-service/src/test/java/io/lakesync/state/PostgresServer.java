@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -58,6 +59,11 @@ public final class PostgresServer implements BeforeAllCallback {
             statement.execute("CREATE DATABASE " + name);
         }
         return jdbcUrl(name);
+    }
+
+    /** Opens a state store on {@code jdbcUrl} of this server as {@link #SUPERUSER}. */
+    public StateStore open(String jdbcUrl, Clock clock) {
+        return StateStore.open(jdbcUrl, SUPERUSER, PASSWORD, clock);
     }
 
     public String jdbcUrl(String database) {
