@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * firing in the database (after a restart, or fired by another instance) are adopted as FIRING, so they resolve
  * here when their condition clears; an adopted alert whose table this instance never reports is left alone.
  *
- * <p>Time comes only from the injected clock. Not thread-safe: call from one thread.
+ * <p>Time comes only from the injected clock. Evaluations never overlap: {@link #evaluate()} is synchronized.
  */
 public final class AlertEvaluator {
 
@@ -90,7 +90,7 @@ public final class AlertEvaluator {
      * @throws io.lakesync.state.StateStoreException if the state database fails; the states stay as they were for
      *     the alerts not yet handled, so the next evaluation retries them
      */
-    public List<AlertEvent> evaluate() {
+    public synchronized List<AlertEvent> evaluate() {
         Instant now = clock.instant();
         Map<String, Map<String, Double>> snapshot = metrics.snapshot();
         Map<String, AlertRule> enabled = new HashMap<>();
@@ -170,7 +170,7 @@ public final class AlertEvaluator {
         }
         String message;
         if (rule == null) {
-            message = "rule '" + key.rule() + "' was deleted or disabled";
+            message = "rule '" + key.rule() + "' was deleted or disabled while firing on " + key.table();
         } else if (tableReported) {
             message = "table " + key.table() + " is no longer in the rule's scope " + rule.tables();
         } else {
@@ -185,7 +185,7 @@ public final class AlertEvaluator {
     }
 
     private void publish(AlertEvent event, List<AlertEvent> emitted) {
-        LOG.info("Alert {} for rule '{}' on {}: {}", event.state(), event.rule(), event.table(), event.message());
+        LOG.info("Alert {} for rule '{}': {}", event.state(), event.rule(), event.message());
         emitted.add(event);
         notifier.send(event);
     }

@@ -45,6 +45,7 @@ public record AlertEvent(
     }
 
     AlertEvent withId(long newId) {
-        return new AlertEvent(newId, rule, table, state, severity, metric, condition, value, at, firedAt, channels, message);
+        return new AlertEvent(
+                newId, rule, table, state, severity, metric, condition, value, at, firedAt, channels, message);
     }
 }

@@ -49,7 +49,8 @@ public record AlertRule(
         require(subject, "metric", metric);
         require(subject, "comparison", comparison);
         if (!Double.isFinite(threshold)) {
-            throw new InvalidAlertConfigException(subject, "threshold", "must be a finite number; got " + threshold + ".");
+            throw new InvalidAlertConfigException(
+                    subject, "threshold", "must be a finite number; got " + threshold + ".");
         }
         if (window != null) {
             if (!metric.isCounter()) {
@@ -65,7 +66,8 @@ public record AlertRule(
         require(subject, "severity", severity);
         require(subject, "channels", channels);
         if (channels.isEmpty()) {
-            throw new InvalidAlertConfigException(subject, "channels", "must name at least one channel, for example 'log'.");
+            throw new InvalidAlertConfigException(
+                    subject, "channels", "must name at least one channel, for example 'log'.");
         }
         Set<String> seen = new HashSet<>();
         for (String channel : channels) {
@@ -84,8 +86,9 @@ public record AlertRule(
 
     /** The condition as people write it, for example {@code failuresTotal > 3 in 10 min for 1 min}. */
     public String condition() {
-        StringBuilder text = new StringBuilder()
-                .append(metric.id()).append(' ').append(comparison.symbol()).append(' ').append(formatNumber(threshold));
+        StringBuilder text = new StringBuilder(metric.id())
+                .append(' ').append(comparison.symbol())
+                .append(' ').append(formatNumber(threshold));
         if (window != null) {
             text.append(" in ").append(TimeUtils.formatWithHighestUnit(window));
         }
@@ -103,7 +106,8 @@ public record AlertRule(
 
     /** A number without a needless {@code .0}. */
     static String formatNumber(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+        boolean whole = value == Math.rint(value) && Math.abs(value) < 1e15;
+        return whole ? Long.toString((long) value) : Double.toString(value);
     }
 
     private static void require(String subject, String field, Object value) {

@@ -107,7 +107,8 @@ final class JdbcAlertEventRepository implements AlertEventRepository {
                 row -> new DeliveryRecord(
                         row.getLong("event_id"),
                         row.getString("channel_name"),
-                        new DeliveryOutcome(row.getBoolean("delivered"), row.getInt("attempts"), row.getString("detail")),
+                        new DeliveryOutcome(
+                                row.getBoolean("delivered"), row.getInt("attempts"), row.getString("detail")),
                         Instant.ofEpochMilli(row.getLong("at"))),
                 eventId));
     }

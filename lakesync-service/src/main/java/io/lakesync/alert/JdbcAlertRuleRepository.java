@@ -42,7 +42,8 @@ final class JdbcAlertRuleRepository implements AlertRuleRepository {
     @Override
     public boolean save(AlertRule rule, String actor) {
         return store.write(sql -> {
-            List<String> known = sql.query("SELECT name FROM notification_channel ORDER BY name", row -> row.getString(1));
+            List<String> known =
+                    sql.query("SELECT name FROM notification_channel ORDER BY name", row -> row.getString(1));
             List<String> unknown = new ArrayList<>(rule.channels());
             unknown.removeAll(known);
             if (!unknown.isEmpty()) {
@@ -55,23 +56,24 @@ final class JdbcAlertRuleRepository implements AlertRuleRepository {
             long now = sql.nowMillis();
             Long windowMs = rule.window() == null ? null : rule.window().toMillis();
             if (exists) {
-                sql.update("UPDATE alert_rule SET metric = ?, comparison = ?, threshold = ?, window_ms = ?, for_ms = ?, "
-                                + "table_scope = ?, severity = ?, enabled = ?, description = ?, updated_at = ? "
-                                + "WHERE name = ?",
+                sql.update("UPDATE alert_rule SET metric = ?, comparison = ?, threshold = ?, window_ms = ?, "
+                                + "for_ms = ?, table_scope = ?, severity = ?, enabled = ?, description = ?, "
+                                + "updated_at = ? WHERE name = ?",
                         rule.metric().id(), rule.comparison().symbol(), rule.threshold(), windowMs,
                         rule.forDuration().toMillis(), rule.tables().text(), rule.severity().name(), rule.enabled(),
                         rule.description(), now, rule.name());
                 sql.update("DELETE FROM alert_rule_channel WHERE rule_name = ?", rule.name());
             } else {
-                sql.update("INSERT INTO alert_rule (name, metric, comparison, threshold, window_ms, for_ms, table_scope, "
-                                + "severity, enabled, description, created_at, updated_at) "
+                sql.update("INSERT INTO alert_rule (name, metric, comparison, threshold, window_ms, for_ms, "
+                                + "table_scope, severity, enabled, description, created_at, updated_at) "
                                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         rule.name(), rule.metric().id(), rule.comparison().symbol(), rule.threshold(), windowMs,
                         rule.forDuration().toMillis(), rule.tables().text(), rule.severity().name(), rule.enabled(),
                         rule.description(), now, now);
             }
             for (String channel : rule.channels()) {
-                sql.update("INSERT INTO alert_rule_channel (rule_name, channel_name) VALUES (?, ?)", rule.name(), channel);
+                sql.update("INSERT INTO alert_rule_channel (rule_name, channel_name) VALUES (?, ?)",
+                        rule.name(), channel);
             }
             sql.audit(actor, exists ? "alert-rule.update" : "alert-rule.create", rule.name(), rule.summary());
             return !exists;

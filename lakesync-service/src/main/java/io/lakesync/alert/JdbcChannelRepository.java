@@ -33,7 +33,8 @@ final class JdbcChannelRepository implements ChannelRepository {
         return store.write(sql -> {
             long now = sql.nowMillis();
             String url = channel.url() == null ? null : channel.url().toString();
-            boolean updated = sql.update("UPDATE notification_channel SET type = ?, url = ?, updated_at = ? WHERE name = ?",
+            boolean updated = sql.update(
+                    "UPDATE notification_channel SET type = ?, url = ?, updated_at = ? WHERE name = ?",
                     channel.type().name(), url, now, channel.name()) > 0;
             if (!updated) {
                 sql.update("INSERT INTO notification_channel (name, type, url, created_at, updated_at) "

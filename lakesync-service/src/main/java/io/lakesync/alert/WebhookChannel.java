@@ -64,7 +64,8 @@ final class WebhookChannel implements NotificationChannel {
                     if (error == null) {
                         int status = response.statusCode();
                         if (status / 100 == 2) {
-                            return CompletableFuture.completedFuture(new DeliveryOutcome(true, attempt, "HTTP " + status));
+                            return CompletableFuture.completedFuture(
+                                    new DeliveryOutcome(true, attempt, "HTTP " + status));
                         }
                         retryable = status == 429 || status / 100 == 5;
                         detail = "HTTP " + status;
@@ -80,8 +81,10 @@ final class WebhookChannel implements NotificationChannel {
                                 detail + " after " + attempt + " attempt(s)"));
                     }
                     Duration backoff = settings.backoffAfter(attempt);
-                    LOG.debug("Webhook {} answered event {} with {}; retrying in {}", name, event.id(), detail, backoff);
-                    Executor delayed = CompletableFuture.delayedExecutor(backoff.toMillis(), TimeUnit.MILLISECONDS, executor);
+                    LOG.debug("Webhook {} answered event {} with {}; retrying in {}",
+                            name, event.id(), detail, backoff);
+                    Executor delayed =
+                            CompletableFuture.delayedExecutor(backoff.toMillis(), TimeUnit.MILLISECONDS, executor);
                     return CompletableFuture.supplyAsync(() -> attempt, delayed)
                             .thenCompose(previous -> attempt(request, event, previous + 1));
                 })

@@ -88,9 +88,8 @@ public final class StateStore implements AutoCloseable {
                             .placeholders(Map.of("autoIncrementKey", kind.autoIncrementKey()))
                             .load()
                             .migrate();
-            LOG.info(
-                    "State database {} at schema version {} ({} migration(s) applied now)",
-                    jdbcUrl, result.targetSchemaVersion == null ? "current" : result.targetSchemaVersion,
+            LOG.info("State database {} at schema version {} ({} migration(s) applied now)", jdbcUrl,
+                    result.targetSchemaVersion != null ? result.targetSchemaVersion : result.initialSchemaVersion,
                     result.migrationsExecuted);
         } catch (FlywayException e) {
             dataSource.close();

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class AlertRuleSpecTest {
 
-    private static AlertRuleSpec spec(String metric, String comparison, String threshold, String window, String forText) {
+    private static AlertRuleSpec spec(
+            String metric, String comparison, String threshold, String window, String forText) {
         return new AlertRuleSpec("lag", metric, comparison, threshold, window, forText, null, null, null, null, null);
     }
 

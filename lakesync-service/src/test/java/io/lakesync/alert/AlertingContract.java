@@ -164,7 +164,8 @@ abstract class AlertingContract {
 
         assertThat(evaluateAfter(Duration.ofMinutes(1)))
                 .extracting(AlertEvent::state, AlertEvent::message)
-                .containsExactly(tuple(AlertEvent.State.FIRING, "failuresTotal > 3 in 10 min on fluss.orders: increase 5"));
+                .containsExactly(tuple(
+                        AlertEvent.State.FIRING, "failuresTotal > 3 in 10 min on fluss.orders: increase 5"));
         assertThat(evaluateAfter(Duration.ofMinutes(5))).as("minute 7: the failures are in the window").isEmpty();
         assertThat(evaluateAfter(Duration.ofMinutes(6)))
                 .as("minute 13: no failure since minute 2")
@@ -194,7 +195,8 @@ abstract class AlertingContract {
         assertThat(evaluateAfter(Duration.ofMinutes(1)))
                 .extracting(AlertEvent::table, AlertEvent::state, AlertEvent::value, AlertEvent::message)
                 .containsExactlyInAnyOrder(
-                        tuple("fluss.orders", AlertEvent.State.RESOLVED, null, "table fluss.orders is no longer reported"),
+                        tuple("fluss.orders", AlertEvent.State.RESOLVED, null,
+                                "table fluss.orders is no longer reported"),
                         tuple("fluss.users", AlertEvent.State.RESOLVED, null,
                                 "pendingRecords is no longer reported for fluss.users"));
     }
@@ -220,8 +222,10 @@ abstract class AlertingContract {
         assertThat(evaluateAfter(Duration.ofMinutes(1)))
                 .extracting(AlertEvent::rule, AlertEvent::state, AlertEvent::message)
                 .containsExactlyInAnyOrder(
-                        tuple("disabled", AlertEvent.State.RESOLVED, "rule 'disabled' was deleted or disabled"),
-                        tuple("deleted", AlertEvent.State.RESOLVED, "rule 'deleted' was deleted or disabled"),
+                        tuple("disabled", AlertEvent.State.RESOLVED,
+                                "rule 'disabled' was deleted or disabled while firing on fluss.orders"),
+                        tuple("deleted", AlertEvent.State.RESOLVED,
+                                "rule 'deleted' was deleted or disabled while firing on fluss.orders"),
                         tuple("narrowed", AlertEvent.State.RESOLVED,
                                 "table fluss.orders is no longer in the rule's scope fluss.users"));
     }
@@ -233,7 +237,8 @@ abstract class AlertingContract {
         assertThat(evaluateAfter(Duration.ZERO)).hasSize(1);
         alerting.close();
 
-        Alerting restarted = track(Alerting.create(track(reopen()), FAST_RETRIES, Duration.ofMinutes(1), metrics, clock));
+        Alerting restarted =
+                track(Alerting.create(track(reopen()), FAST_RETRIES, Duration.ofMinutes(1), metrics, clock));
         assertThat(restarted.evaluator().evaluate()).as("still firing: no new event").isEmpty();
         metrics.set("fluss.orders", TableMetric.PENDING_RECORDS, 0);
 
@@ -308,7 +313,8 @@ abstract class AlertingContract {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        alerting.channels().save(ChannelConfig.webhook("ops", URI.create("http://127.0.0.1:" + closedPort + "/")), "bob");
+        URI unreachable = URI.create("http://127.0.0.1:" + closedPort + "/");
+        alerting.channels().save(ChannelConfig.webhook("ops", unreachable), "bob");
         addRule("backlog pendingRecords > 0 - -");
         metrics.set("fluss.orders", TableMetric.PENDING_RECORDS, 1);
 
@@ -353,7 +359,8 @@ abstract class AlertingContract {
     @Test
     void anEventForAChannelThatIsGoneIsRecordedAsUndelivered() throws Exception {
         AlertEvent event = alerting.events().fire(new AlertEvent(0, "old", "fluss.orders", AlertEvent.State.FIRING,
-                Severity.INFO, "pendingRecords", "pendingRecords > 0", 1.0, T0, T0, List.of("gone"), "x")).orElseThrow();
+                Severity.INFO, "pendingRecords", "pendingRecords > 0", 1.0, T0, T0, List.of("gone"), "x"))
+                .orElseThrow();
 
         alerting.notifier().send(event);
 

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class LogChannelTest {
 
+    private static final String MESSAGE = "syncLatencyMs > 1 on fluss.orders: value 2";
+
     private final List<LogEvent> logged = new CopyOnWriteArrayList<>();
     private final Logger logger = (Logger) LogManager.getLogger(LogChannel.class);
     private final AbstractAppender capture = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
@@ -46,7 +48,7 @@ class LogChannelTest {
     private static AlertEvent event(AlertEvent.State state, Severity severity) {
         Instant at = Instant.parse("2025-01-01T00:00:00Z");
         return new AlertEvent(7, "lag", "fluss.orders", state, severity, "syncLatencyMs", "syncLatencyMs > 1", 2.0,
-                at, at, List.of("log"), "syncLatencyMs > 1 on fluss.orders: value 2");
+                at, at, List.of("log"), MESSAGE);
     }
 
     @Test
@@ -62,9 +64,9 @@ class LogChannelTest {
         assertThat(logged)
                 .extracting(LogEvent::getLevel, e -> e.getMessage().getFormattedMessage())
                 .containsExactly(
-                        tuple(Level.INFO, "Alert FIRING [INFO] rule 'lag': syncLatencyMs > 1 on fluss.orders: value 2"),
-                        tuple(Level.WARN, "Alert FIRING [WARNING] rule 'lag': syncLatencyMs > 1 on fluss.orders: value 2"),
-                        tuple(Level.ERROR, "Alert FIRING [CRITICAL] rule 'lag': syncLatencyMs > 1 on fluss.orders: value 2"),
-                        tuple(Level.INFO, "Alert RESOLVED [CRITICAL] rule 'lag': syncLatencyMs > 1 on fluss.orders: value 2"));
+                        tuple(Level.INFO, "Alert FIRING [INFO] rule 'lag': " + MESSAGE),
+                        tuple(Level.WARN, "Alert FIRING [WARNING] rule 'lag': " + MESSAGE),
+                        tuple(Level.ERROR, "Alert FIRING [CRITICAL] rule 'lag': " + MESSAGE),
+                        tuple(Level.INFO, "Alert RESOLVED [CRITICAL] rule 'lag': " + MESSAGE));
     }
 }

@@ -39,7 +39,8 @@ class TableScopeTest {
     @Test
     void anInvalidRegexNamesTheFieldAndTheProblem() {
         assertThatThrownBy(() -> TableScope.parse("regex:fluss.(orders", "Alert rule 'lag'"))
-                .isInstanceOfSatisfying(InvalidAlertConfigException.class, e -> assertThat(e.field()).isEqualTo("tables"))
+                .isInstanceOfSatisfying(
+                        InvalidAlertConfigException.class, e -> assertThat(e.field()).isEqualTo("tables"))
                 .hasMessageStartingWith("Alert rule 'lag': 'tables' is not a valid regular expression: Unclosed group");
     }
 }

@@ -38,11 +38,13 @@ class WebhookSettingsTest {
         assertThatThrownBy(() -> WebhookSettings.fromConfig(
                 LakeSyncConfig.fromMap(Map.of("alert.webhook.max-attempts", "0"), "test")))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("Invalid value 0 for config key 'alert.webhook.max-attempts': at least 1 attempt is needed.");
+                .hasMessage("Invalid value 0 for config key 'alert.webhook.max-attempts': "
+                        + "at least 1 attempt is needed.");
         assertThatThrownBy(() -> WebhookSettings.fromConfig(
                 LakeSyncConfig.fromMap(Map.of("alert.webhook.timeout", "0s"), "test")))
                 .hasMessage("Invalid value PT0S for config key 'alert.webhook.timeout': it must be more than 0s.");
         assertThatThrownBy(() -> new WebhookSettings(1, Duration.ofSeconds(-1), Duration.ofSeconds(1)))
-                .hasMessage("Invalid value PT-1S for config key 'alert.webhook.initial-backoff': it must not be negative.");
+                .hasMessage("Invalid value PT-1S for config key 'alert.webhook.initial-backoff': "
+                        + "it must not be negative.");
     }
 }

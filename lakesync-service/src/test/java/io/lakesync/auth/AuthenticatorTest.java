@@ -51,8 +51,9 @@ class AuthenticatorTest {
     void aRoleTooLowIsForbiddenNamingBothRoles() {
         assertThat(authenticator.authorize("Bearer " + OPERATOR_TOKEN, Role.OWNER)).isEqualTo(new AccessDecision.Denied(
                 403, "Forbidden: this call needs role owner or higher, but token 'ci-bot' has role operator."));
-        assertThat(authenticator.authorize("Bearer " + VIEWER_TOKEN, Role.OPERATOR)).isEqualTo(new AccessDecision.Denied(
-                403, "Forbidden: this call needs role operator or higher, but token 'grafana' has role viewer."));
+        assertThat(authenticator.authorize("Bearer " + VIEWER_TOKEN, Role.OPERATOR)).isEqualTo(
+                new AccessDecision.Denied(403,
+                        "Forbidden: this call needs role operator or higher, but token 'grafana' has role viewer."));
     }
 
     @Test
@@ -78,7 +79,8 @@ class AuthenticatorTest {
         assertThat(authenticator.authorize("Bearer not-a-configured-token", Role.VIEWER)).isEqualTo(
                 new AccessDecision.Denied(401, "Unknown API token: it matches none configured in 'auth.tokens'."));
         assertThat(authenticator.authorize("Basic YWxpY2U6c2VjcmV0", Role.VIEWER)).isEqualTo(
-                new AccessDecision.Denied(401, "The Authorization header must be 'Bearer <token>'; this one uses 'Basic'."));
+                new AccessDecision.Denied(401,
+                        "The Authorization header must be 'Bearer <token>'; this one uses 'Basic'."));
         assertThat(authenticator.authorize("Bearer", Role.VIEWER)).isInstanceOf(AccessDecision.Denied.class);
     }
 

@@ -109,13 +109,23 @@ public final class PostgresServer implements BeforeAllCallback {
                     Files.setOwner(home, postgres);
                     Files.setOwner(passwordFile, postgres);
                 }
-                Running server = new Running(binaries, home, freePort(), asPostgresUser);
-                server.run("initdb", "-D", server.dataDir(), "-U", SUPERUSER, "--pwfile=" + passwordFile,
+                Running initialized = new Running(binaries, home, 0, asPostgresUser);
+                initialized.run("initdb", "-D", initialized.dataDir(), "-U", SUPERUSER, "--pwfile=" + passwordFile,
                         "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync");
-                server.run("pg_ctl", "-D", server.dataDir(), "-l", home.resolve("server.log").toString(), "-w",
-                        "-t", "60", "-o", "-p " + server.port + " -h 127.0.0.1 -k " + home
-                                + " -F -c synchronous_commit=off -c full_page_writes=off", "start");
-                return server;
+                // The free port may be taken again before the server binds it; then try another.
+                for (int attempt = 1; ; attempt++) {
+                    Running server = new Running(binaries, home, freePort(), asPostgresUser);
+                    try {
+                        server.run("pg_ctl", "-D", server.dataDir(), "-l", home.resolve("server.log").toString(),
+                                "-w", "-t", "60", "-o", "-p " + server.port + " -h 127.0.0.1 -k " + home
+                                        + " -F -c synchronous_commit=off -c full_page_writes=off", "start");
+                        return server;
+                    } catch (IllegalStateException e) {
+                        if (attempt == 3) {
+                            throw e;
+                        }
+                    }
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot prepare a PostgreSQL test server", e);
             }
