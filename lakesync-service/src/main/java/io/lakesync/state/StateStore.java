@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Map;
-import javax.sql.DataSource;
 import org.apache.fluss.config.Password;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -180,11 +179,6 @@ public final class StateStore implements AutoCloseable {
 
     public String jdbcUrl() {
         return jdbcUrl;
-    }
-
-    /** The pool, for components that need plain JDBC. */
-    public DataSource dataSource() {
-        return dataSource;
     }
 
     @Override

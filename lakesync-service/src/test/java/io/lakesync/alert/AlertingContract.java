@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.state.ManualClock;
 import io.lakesync.state.StateStore;
 import java.net.ServerSocket;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -385,7 +387,8 @@ abstract class AlertingContract {
             }
             return metrics.snapshot();
         };
-        Alerting scheduled = track(Alerting.create(store, FAST_RETRIES, Duration.ofMillis(20), failingOnce, clock));
+        LakeSyncConfig config = LakeSyncConfig.fromMap(Map.of("alert.evaluation-interval", "20 ms"), "test");
+        Alerting scheduled = track(Alerting.create(store, config, failingOnce, clock));
 
         scheduled.start();
 
