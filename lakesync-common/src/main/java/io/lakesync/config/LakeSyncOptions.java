@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.fluss.config.ConfigOption;
+import org.apache.fluss.config.Password;
 
 /**
  * Every option of lakesync, declared once with its default and description. The README's configuration
@@ -131,6 +132,78 @@ public final class LakeSyncOptions {
                     .withDescription(
                             "Local stack: how often the tablet server snapshots primary-key tables "
                                     + "(Fluss 'kv.snapshot.interval').");
+
+    public static final ConfigOption<String> STATE_JDBC_URL =
+            key("state.jdbc-url")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "JDBC URL of the database holding the service state (alert rules, channels, "
+                                    + "alert history, service switch, audit log). Empty means an SQLite "
+                                    + "file <data.dir>/lakesync.db for a single instance; give a "
+                                    + "jdbc:postgresql://host:port/db URL to run several lakesync "
+                                    + "instances on one state.");
+
+    public static final ConfigOption<String> STATE_JDBC_USER =
+            key("state.jdbc-user")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription("User for 'state.jdbc-url'; empty for none (SQLite needs none).");
+
+    public static final ConfigOption<Password> STATE_JDBC_PASSWORD =
+            key("state.jdbc-password")
+                    .passwordType()
+                    .noDefaultValue()
+                    .withDescription("Password for 'state.jdbc-user'; never printed.");
+
+    public static final ConfigOption<Password> AUTH_TOKENS =
+            key("auth.tokens")
+                    .passwordType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "API tokens as comma-separated name:role:token entries, for example "
+                                    + "'alice:owner:<token>,ci:operator:<token>,grafana:viewer:<token>'. "
+                                    + "Roles: owner (everything, including the cluster switch) > operator "
+                                    + "(tables, alerts) > viewer (read only). The name is what the audit "
+                                    + "log records; a token has at least 16 characters. Clients send "
+                                    + "'Authorization: Bearer <token>'. Without tokens every call that "
+                                    + "needs a role is refused.");
+
+    public static final ConfigOption<Boolean> AUTH_ANONYMOUS_READ =
+            key("auth.anonymous-read")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether read-only API calls are allowed without a token. Off by default: "
+                                    + "reads need at least a viewer token.");
+
+    public static final ConfigOption<Duration> ALERT_EVALUATION_INTERVAL =
+            key("alert.evaluation-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(15))
+                    .withDescription("How often alert rules are evaluated against the table metrics.");
+
+    public static final ConfigOption<Integer> ALERT_WEBHOOK_MAX_ATTEMPTS =
+            key("alert.webhook.max-attempts")
+                    .intType()
+                    .defaultValue(5)
+                    .withDescription(
+                            "How many times a webhook notification is sent before it is given up, "
+                                    + "retrying on connection failures, timeouts, 429 and 5xx answers.");
+
+    public static final ConfigOption<Duration> ALERT_WEBHOOK_INITIAL_BACKOFF =
+            key("alert.webhook.initial-backoff")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "Wait before the first webhook retry; it doubles after each further failure "
+                                    + "(at most 5 minutes).");
+
+    public static final ConfigOption<Duration> ALERT_WEBHOOK_TIMEOUT =
+            key("alert.webhook.timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription("How long one webhook request may take before it counts as failed.");
 
     private LakeSyncOptions() {}
 

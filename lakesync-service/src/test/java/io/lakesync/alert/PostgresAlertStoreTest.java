@@ -1,0 +1,16 @@
+package io.lakesync.alert;
+
+import io.lakesync.state.PostgresServer;
+import io.lakesync.state.StateStore;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PostgresAlertStoreTest extends AlertStoreContract {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
+
+    @Override
+    protected StateStore openFresh() throws Exception {
+        return POSTGRES.open(POSTGRES.newDatabase(), clock);
+    }
+}

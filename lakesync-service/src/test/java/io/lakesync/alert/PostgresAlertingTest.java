@@ -1,0 +1,24 @@
+package io.lakesync.alert;
+
+import io.lakesync.state.PostgresServer;
+import io.lakesync.state.StateStore;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class PostgresAlertingTest extends AlertingContract {
+
+    @RegisterExtension
+    static final PostgresServer POSTGRES = new PostgresServer();
+
+    private String jdbcUrl;
+
+    @Override
+    protected StateStore openFresh() throws Exception {
+        jdbcUrl = POSTGRES.newDatabase();
+        return reopen();
+    }
+
+    @Override
+    protected StateStore reopen() {
+        return POSTGRES.open(jdbcUrl, clock);
+    }
+}

@@ -1,0 +1,21 @@
+package io.lakesync.alert;
+
+import io.lakesync.state.StateStore;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteAlertingTest extends AlertingContract {
+
+    @TempDir
+    Path dir;
+
+    @Override
+    protected StateStore openFresh() {
+        return reopen();
+    }
+
+    @Override
+    protected StateStore reopen() {
+        return StateStore.open("jdbc:sqlite:" + dir.resolve("state.db"), "", "", clock);
+    }
+}

@@ -1,0 +1,50 @@
+package io.lakesync.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakesync.config.ConfigException;
+import io.lakesync.config.LakeSyncConfig;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class WebhookSettingsTest {
+
+    @Test
+    void readsTheAlertWebhookOptions() {
+        WebhookSettings settings = WebhookSettings.fromConfig(LakeSyncConfig.fromMap(Map.of(
+                "alert.webhook.max-attempts", "3",
+                "alert.webhook.initial-backoff", "250ms",
+                "alert.webhook.timeout", "2s"), "test"));
+
+        assertThat(settings).isEqualTo(new WebhookSettings(3, Duration.ofMillis(250), Duration.ofSeconds(2)));
+        assertThat(WebhookSettings.fromConfig(LakeSyncConfig.defaults()))
+                .isEqualTo(new WebhookSettings(5, Duration.ofSeconds(1), Duration.ofSeconds(10)));
+    }
+
+    @Test
+    void backoffDoublesUpToFiveMinutes() {
+        WebhookSettings settings = new WebhookSettings(20, Duration.ofSeconds(1), Duration.ofSeconds(1));
+
+        assertThat(settings.backoffAfter(1)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.backoffAfter(2)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(settings.backoffAfter(4)).isEqualTo(Duration.ofSeconds(8));
+        assertThat(settings.backoffAfter(19)).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void refusesValuesThatCannotWorkNamingTheOption() {
+        assertThatThrownBy(() -> WebhookSettings.fromConfig(
+                LakeSyncConfig.fromMap(Map.of("alert.webhook.max-attempts", "0"), "test")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Invalid value 0 for config key 'alert.webhook.max-attempts': "
+                        + "at least 1 attempt is needed.");
+        assertThatThrownBy(() -> WebhookSettings.fromConfig(
+                LakeSyncConfig.fromMap(Map.of("alert.webhook.timeout", "0s"), "test")))
+                .hasMessage("Invalid value PT0S for config key 'alert.webhook.timeout': it must be more than 0s.");
+        assertThatThrownBy(() -> new WebhookSettings(1, Duration.ofSeconds(-1), Duration.ofSeconds(1)))
+                .hasMessage("Invalid value PT-1S for config key 'alert.webhook.initial-backoff': "
+                        + "it must not be negative.");
+    }
+}
