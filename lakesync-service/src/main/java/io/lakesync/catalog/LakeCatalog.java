@@ -1,0 +1,108 @@
+package io.lakesync.catalog;
+
+import io.lakesync.tiering.lake.LakeTables;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+
+/**
+ * The lake side of table management: whether a same-name Paimon table would conflict with enabling a Fluss
+ * table, and the lake tables that outlived their Fluss table (dropping a Fluss table keeps its lake table;
+ * lakesync lists those and deletes one only when asked to).
+ */
+public final class LakeCatalog {
+
+    private static final List<String> SYSTEM_COLUMNS = List.of("__bucket", "__offset", "__timestamp");
+
+    private final Admin admin;
+    private final LakeTables lakeTables;
+
+    public LakeCatalog(Admin admin, LakeTables lakeTables) {
+        this.admin = admin;
+        this.lakeTables = lakeTables;
+    }
+
+    /**
+     * Refuses to enable {@code path} when the lake already holds a non-empty table of that name that the
+     * Fluss table never tiered into (its own lake table from an earlier enable is fine: sync resumes).
+     */
+    public void checkNoConflict(TablePath path) throws Exception {
+        Optional<FileStoreTable> existing = lakeTable(path);
+        if (existing.isEmpty()) {
+            return;
+        }
+        Snapshot latest = existing.get().snapshotManager().latestSnapshot();
+        if (latest == null || hasLakeSnapshot(path)) {
+            return;
+        }
+        throw new LakeTableConflictException(
+                "The lake catalog already has a table " + path + " with data (snapshot " + latest.id()
+                        + ") that was not synced from this Fluss table. Rename or drop that Paimon table, "
+                        + "or the Fluss table, before enabling lake sync.");
+    }
+
+    /** Lake tables written by Fluss tiering whose Fluss table no longer exists. */
+    public List<LakeTableInfo> retainedTables() throws Exception {
+        Catalog catalog = lakeTables.catalog();
+        List<LakeTableInfo> retained = new ArrayList<>();
+        for (String database : catalog.listDatabases()) {
+            for (String name : catalog.listTables(database)) {
+                TablePath path = TablePath.of(database, name);
+                Optional<FileStoreTable> table = lakeTable(path);
+                if (table.isPresent() && isTieredLayout(table.get()) && !admin.tableExists(path).get()) {
+                    Long snapshots = table.get().snapshotManager().snapshotCount();
+                    retained.add(new LakeTableInfo(database, name, snapshots == null ? 0 : snapshots));
+                }
+            }
+        }
+        return retained;
+    }
+
+    /** Deletes a retained lake table; refuses while a Fluss table of that name exists. */
+    public void deleteRetained(TablePath path) throws Exception {
+        if (admin.tableExists(path).get()) {
+            throw new LakeTableConflictException(
+                    "Fluss table " + path + " still exists; its lake table is deleted only after the Fluss table is dropped.");
+        }
+        Optional<FileStoreTable> table = lakeTable(path);
+        if (table.isEmpty() || !isTieredLayout(table.get())) {
+            throw new LakeTableConflictException("There is no retained lake table " + path + ".");
+        }
+        lakeTables.catalog().dropTable(Identifier.create(path.getDatabaseName(), path.getTableName()), false);
+    }
+
+    private Optional<FileStoreTable> lakeTable(TablePath path) throws Exception {
+        try {
+            Table table = lakeTables.catalog().getTable(Identifier.create(path.getDatabaseName(), path.getTableName()));
+            return table instanceof FileStoreTable fileStore ? Optional.of(fileStore) : Optional.empty();
+        } catch (Catalog.TableNotExistException e) {
+            return Optional.empty();
+        }
+    }
+
+    private boolean hasLakeSnapshot(TablePath path) throws Exception {
+        try {
+            LakeSnapshot snapshot = admin.getLatestLakeSnapshot(path).get();
+            return snapshot != null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isTieredLayout(FileStoreTable table) {
+        List<String> names = table.rowType().getFieldNames();
+        return names.size() >= 3 && names.subList(names.size() - 3, names.size()).equals(SYSTEM_COLUMNS);
+    }
+}

@@ -1,0 +1,95 @@
+package io.lakesync.switches;
+
+import io.lakesync.catalog.LakeCatalog;
+import io.lakesync.state.StateStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.metadata.TableChange;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-table lake sync on and off. Underneath it is exactly {@code ALTER TABLE ... SET
+ * ('table.datalake.enabled' = ...)} on Fluss, so SQL users and lakesync see the same state; lakesync adds
+ * the checks Fluss does not make, and an audit entry naming who flipped it.
+ */
+public final class TableSwitches {
+
+    static final String ENABLED = "table.datalake.enabled";
+    private static final String DELETION_VECTORS = "paimon.deletion-vectors.enabled";
+    private static final Logger LOG = LoggerFactory.getLogger(TableSwitches.class);
+
+    private final Admin admin;
+    private final LakeCatalog lake;
+    private final BooleanSupplier serviceEnabled;
+    private final StateStore state;
+
+    public TableSwitches(Admin admin, LakeCatalog lake, BooleanSupplier serviceEnabled, StateStore state) {
+        this.admin = admin;
+        this.lake = lake;
+        this.serviceEnabled = serviceEnabled;
+        this.state = state;
+    }
+
+    public void enable(TablePath path, String actor) throws Exception {
+        TableInfo table = tableInfo(path);
+        if (!serviceEnabled.getAsBoolean()) {
+            throw new SwitchRefusedException(
+                    "The lakesync service is switched off for this cluster; turn it on first ('lakesync service enable').");
+        }
+        String deletionVectors = table.getCustomProperties().toMap().get(DELETION_VECTORS);
+        if (deletionVectors == null) {
+            deletionVectors = table.getProperties().toMap().get(DELETION_VECTORS);
+        }
+        if (Boolean.parseBoolean(deletionVectors)) {
+            throw new SwitchRefusedException(
+                    "Table " + path + " sets '" + DELETION_VECTORS + "' = 'true': lake tables with deletion vectors "
+                            + "are not supported yet. Re-create the table without that option to sync it.");
+        }
+        try {
+            lake.checkNoConflict(path);
+        } catch (io.lakesync.catalog.LakeTableConflictException e) {
+            throw new SwitchRefusedException(e.getMessage());
+        }
+        set(path, true, actor);
+    }
+
+    public void disable(TablePath path, String actor) throws Exception {
+        tableInfo(path);
+        set(path, false, actor);
+    }
+
+    /** Lake-enabled tables, for the service switch's refusal. */
+    public List<TablePath> enabledTables() throws Exception {
+        List<TablePath> enabled = new ArrayList<>();
+        for (String database : admin.listDatabases().get()) {
+            for (String name : admin.listTables(database).get()) {
+                TablePath path = TablePath.of(database, name);
+                if (admin.getTableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
+                    enabled.add(path);
+                }
+            }
+        }
+        return enabled;
+    }
+
+    private void set(TablePath path, boolean on, String actor) throws Exception {
+        admin.alterTable(path, List.of(TableChange.set(ENABLED, String.valueOf(on))), false).get();
+        state.write(sql -> {
+            sql.audit(actor, on ? "table.enable" : "table.disable", path.toString(), ENABLED + " = " + on);
+            return null;
+        });
+        LOG.info("{} lake sync of table {}", on ? "Enabled" : "Disabled", path);
+    }
+
+    private TableInfo tableInfo(TablePath path) throws Exception {
+        if (!admin.tableExists(path).get()) {
+            throw new SwitchRefusedException("There is no Fluss table " + path + ".");
+        }
+        return admin.getTableInfo(path).get();
+    }
+}
