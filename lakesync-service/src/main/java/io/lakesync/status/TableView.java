@@ -1,0 +1,75 @@
+package io.lakesync.status;
+
+import java.time.Instant;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/** A table's status as the JSON API shows it: durations in milliseconds, instants as ISO-8601. */
+public record TableView(
+        String database,
+        String table,
+        long tableId,
+        TableState state,
+        String reason,
+        String action,
+        long freshnessMs,
+        long syncLatencyMs,
+        long checkpointAgeMs,
+        @Nullable Long lakeSnapshotId,
+        @Nullable Instant lakeCommittedAt,
+        long pendingRecords,
+        List<BucketCheckpoint> buckets,
+        Activity activity,
+        Instant observedAt,
+        @Nullable List<HistoryPoint> history) {
+
+    /** What this instance's engine did with the table. */
+    public record Activity(
+            boolean syncing,
+            int consecutiveFailures,
+            @Nullable String lastFailureKind,
+            @Nullable String lastError,
+            @Nullable Instant nextRetryAt,
+            long rounds,
+            long failures,
+            long rowsTiered,
+            long bytesTiered,
+            long filesWritten,
+            @Nullable Long lastRoundDurationMs,
+            @Nullable Instant lastRoundEndedAt,
+            double lastRoundRowsPerSecond) {}
+
+    public static TableView of(TableStatus status, @Nullable List<HistoryPoint> history) {
+        EngineActivity a = status.activity();
+        return new TableView(
+                status.database(),
+                status.table(),
+                status.tableId(),
+                status.state(),
+                status.reason(),
+                status.action(),
+                status.freshness().toMillis(),
+                status.syncLatency().toMillis(),
+                status.checkpointAge().toMillis(),
+                status.lakeSnapshotId(),
+                status.lakeCommittedAt(),
+                status.pendingRecords(),
+                status.buckets(),
+                new Activity(
+                        a.syncing(),
+                        a.consecutiveFailures(),
+                        a.lastFailureKind() == null ? null : a.lastFailureKind().name(),
+                        a.lastError(),
+                        a.nextRetryAt(),
+                        a.rounds(),
+                        a.failures(),
+                        a.rowsTiered(),
+                        a.bytesTiered(),
+                        a.filesWritten(),
+                        a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(),
+                        a.lastRoundEndedAt(),
+                        a.lastRoundRowsPerSecond()),
+                status.observedAt(),
+                history);
+    }
+}
