@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -33,6 +34,13 @@ import picocli.CommandLine.Spec;
 final class LocalCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalCommand.class);
+
+    /**
+     * With its only tablet server stopping, Fluss cannot move bucket leadership anywhere: skip the controlled
+     * shutdown's retries (3 s of failed leader elections logged as errors) and stop at once.
+     */
+    private static final Map<String, String> FLUSS_SERVER_OPTIONS =
+            Map.of(ConfigOptions.TABLET_SERVER_CONTROLLED_SHUTDOWN_MAX_RETRIES.key(), "0");
 
     @Spec private CommandSpec spec;
 
@@ -62,7 +70,7 @@ final class LocalCommand implements Callable<Integer> {
         Path logFile = LogFile.attach(dataDir);
         StopSignal stop = StopSignal.install();
         LOG.info("Starting the local stack in {}", dataDir);
-        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, Map.of());
+        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, FLUSS_SERVER_OPTIONS);
                 LakeSyncServer server = LakeSyncServer.start(cluster.serviceConfig(config))) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", cluster.bootstrapServers());

@@ -36,12 +36,12 @@ public final class LakeSyncServer implements AutoCloseable {
         this.http = http;
     }
 
-    public static LakeSyncServer start(LakeSyncConfig config) {
+    public static LakeSyncServer start(LakeSyncConfig config) throws Exception {
         return start(config, Clock.systemUTC());
     }
 
     /** Starts the instance; {@code clock} drives the uptime that {@code /health} reports. */
-    public static LakeSyncServer start(LakeSyncConfig config, Clock clock) {
+    public static LakeSyncServer start(LakeSyncConfig config, Clock clock) throws Exception {
         String bootstrapServers = config.flussClientOptions().get(ConfigOptions.BOOTSTRAP_SERVERS.key());
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new ConfigException(
@@ -55,7 +55,11 @@ public final class LakeSyncServer implements AutoCloseable {
         try {
             http = HttpApi.start(config, routes(bootstrapServers, clock));
         } catch (RuntimeException e) {
-            tiering.close();
+            try {
+                tiering.close();
+            } catch (Exception closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
             throw e;
         }
         LOG.info("lakesync service listening on {}, syncing Fluss cluster {}", http.url(), bootstrapServers);
@@ -79,7 +83,7 @@ public final class LakeSyncServer implements AutoCloseable {
 
     /** Stops taking requests, then stops syncing (tables in progress go back to the coordinator). */
     @Override
-    public void close() {
+    public void close() throws Exception {
         try {
             http.close();
         } finally {
