@@ -65,7 +65,7 @@ final class LocalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LakeSyncConfig config = config();
         // Before the cluster's few seconds of start-up, so a busy service port fails at once.
-        HttpApi.requirePortFree(config);
+        HttpApi.requireCanListen(config);
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Path logFile = LogFile.attach(dataDir);
         StopSignal stop = StopSignal.install();

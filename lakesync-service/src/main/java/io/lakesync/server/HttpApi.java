@@ -44,28 +44,42 @@ public final class HttpApi implements AutoCloseable {
         int port = config.get(LakeSyncOptions.SERVICE_PORT);
         try {
             javalin.start(host, port);
-        } catch (JavalinBindException e) {
+        } catch (RuntimeException e) {
             javalin.stop();
-            throw portInUse(host, port);
+            throw e instanceof JavalinBindException ? portInUse(host, port) : e;
         }
         return new HttpApi(javalin, host);
     }
 
     /**
-     * Fails with a {@link ConfigException} naming {@code service.port} if that port is taken, so a caller can
-     * refuse to start before it brings up anything slower than an HTTP server.
+     * Fails with a {@link ConfigException} naming {@code service.host} if this machine cannot listen on that
+     * address, or {@code service.port} if that port is taken, so a caller can refuse to start before it brings
+     * up anything slower than an HTTP server.
      */
-    public static void requirePortFree(LakeSyncConfig config) {
+    public static void requireCanListen(LakeSyncConfig config) {
         String host = config.get(LakeSyncOptions.SERVICE_HOST);
         int port = config.get(LakeSyncOptions.SERVICE_PORT);
-        if (port == 0) {
-            return;
+        if (!canBind(new InetSocketAddress(host, 0))) {
+            String key = LakeSyncOptions.SERVICE_HOST.key();
+            throw new ConfigException(
+                    "Cannot listen on '" + host + "' (config key '" + key + "'): it is not an address of this "
+                            + "machine. Use 127.0.0.1, 0.0.0.0 (every interface) or one of this machine's addresses.");
+        }
+        if (port != 0 && !canBind(new InetSocketAddress(host, port))) {
+            throw portInUse(host, port);
+        }
+    }
+
+    private static boolean canBind(InetSocketAddress address) {
+        if (address.isUnresolved()) {
+            return false;
         }
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
-            socket.bind(new InetSocketAddress(host, port));
+            socket.bind(address);
+            return true;
         } catch (IOException e) {
-            throw portInUse(host, port);
+            return false;
         }
     }
 

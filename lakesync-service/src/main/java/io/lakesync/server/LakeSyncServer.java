@@ -16,11 +16,10 @@ import org.slf4j.LoggerFactory;
  * tiering engine and the HTTP API with every capability's {@link HttpRoutes}.
  *
  * <pre>
- *            start(config)
- *   [new] ─────────────────────▶ check config and service.port ──▶ tiering started ──▶ HTTP listening = [running]
- *             │ any step fails: close what started, rethrow                                      │ close()
- *             ▼                                                                                  ▼
- *          [failed]                                             [closed] ◀── tiering stopped ◀── HTTP stopped
+ *   [new] ── start(config) ──▶ check config, host, port ──▶ start tiering ──▶ start HTTP ──▶ [running]
+ *                    │ a step fails: what started is closed, the error rethrown                  │ close()
+ *                    ▼                                                                            ▼
+ *                [failed]                                   [closed] ◀── stop tiering ◀── stop HTTP
  * </pre>
  */
 public final class LakeSyncServer implements AutoCloseable {
@@ -48,7 +47,7 @@ public final class LakeSyncServer implements AutoCloseable {
                     "Missing config key '" + BOOTSTRAP_KEY + "': the address of the Fluss cluster to sync from, "
                             + "for example '" + BOOTSTRAP_KEY + ": fluss-coordinator:9123'.");
         }
-        HttpApi.requirePortFree(config);
+        HttpApi.requireCanListen(config);
         TieringService tiering = new TieringService(config);
         tiering.start();
         HttpApi http;

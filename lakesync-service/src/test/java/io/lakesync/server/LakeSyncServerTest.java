@@ -118,6 +118,15 @@ class LakeSyncServerTest {
     }
 
     @Test
+    void hostThatIsNotThisMachinesFailsNamingTheKey() {
+        // 192.0.2.0/24 is reserved for documentation: never an address of this machine, and binding sends nothing.
+        assertThatThrownBy(() -> LakeSyncServer.start(serviceConfig(Map.of("service.host", "192.0.2.1"))))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'service.host'")
+                .hasMessageContaining("'192.0.2.1'");
+    }
+
+    @Test
     void missingBootstrapServersIsAConfigErrorNamingTheKey() {
         assertThatThrownBy(() -> LakeSyncServer.start(config(Map.of())))
                 .isInstanceOf(ConfigException.class)
