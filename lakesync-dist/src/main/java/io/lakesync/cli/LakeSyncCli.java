@@ -44,7 +44,7 @@ public final class LakeSyncCli implements Callable<Integer> {
                         return BAD_INPUT;
                     }
                     LoggerFactory.getLogger(LakeSyncCli.class).error("lakesync failed", e);
-                    commandLine.getErr().println("lakesync: failed to start: " + e);
+                    commandLine.getErr().println("lakesync: failed to start: " + describe(e));
                     return START_FAILED;
                 })
                 .execute(args);
@@ -63,6 +63,20 @@ public final class LakeSyncCli implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    /** The failure and, if different, its root cause, on one line: the stack trace is in the log. */
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String summary = messageOf(e);
+        return root == e ? summary : summary + " Cause: " + messageOf(root);
+    }
+
+    private static String messageOf(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
     }
 
     /** {@code --version}. */

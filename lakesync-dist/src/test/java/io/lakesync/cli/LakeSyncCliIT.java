@@ -84,7 +84,10 @@ class LakeSyncCliIT {
         try (Child child = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.START_FAILED);
-            assertThat(child.errors().lines()).hasSize(1).first().asString().startsWith("lakesync: failed to start: ");
+            assertThat(child.errors().lines()).hasSize(1);
+            assertThat(child.errors())
+                    .startsWith("lakesync: failed to start: ")
+                    .contains(dataDir.resolve("tablet-server-0").toString());
             assertThat(child.output()).doesNotContain("is ready");
         }
     }
