@@ -43,6 +43,7 @@ class LakeSyncCliIT {
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern SERVICE_URL = Pattern.compile("Service URL\\s+(http://\\S+)");
     private static final Pattern BOOTSTRAP = Pattern.compile("Fluss bootstrap servers\\s+(\\S+)");
+    private static final Pattern WAREHOUSE = Pattern.compile("Paimon warehouse\\s+(\\S+)");
     private static final TablePath ORDERS = TablePath.of("it", "orders");
     private static final int SIGINT = 2;
 
@@ -72,6 +73,34 @@ class LakeSyncCliIT {
             second.process.destroy(); // SIGTERM
             assertThat(second.awaitExit(EXIT_TIMEOUT)).isZero();
             assertThat(second.output()).contains("Stopped; data kept in " + dataDir);
+        }
+    }
+
+    @Test
+    void serveRunsAgainstAnExistingFlussCluster() throws Exception {
+        try (Child cluster = Child.start(tempDir, "local", "--data-dir", tempDir.resolve("local").toString(),
+                "--port", "0", "--fluss-port", "0")) {
+            cluster.awaitOutput(SERVICE_URL, READY_TIMEOUT);
+            String bootstrap = cluster.awaitOutput(BOOTSTRAP, Duration.ZERO);
+            String warehouse = cluster.awaitOutput(WAREHOUSE, Duration.ZERO);
+            Path config = tempDir.resolve("lakesync.yaml");
+            Files.writeString(config, String.join("\n",
+                    "fluss.bootstrap.servers: " + bootstrap,
+                    "datalake.paimon:",
+                    "  metastore: filesystem",
+                    "  warehouse: " + warehouse,
+                    ""));
+            try (Child serve = Child.start(tempDir, "serve", "--config", config.toString(),
+                    "--data-dir", tempDir.resolve("serve").toString(), "--port", "0")) {
+                String serviceUrl = serve.awaitOutput(SERVICE_URL, READY_TIMEOUT);
+                assertHealthy(serviceUrl);
+                assertThat(serve.output()).contains("Fluss bootstrap servers  " + bootstrap);
+                serve.process.destroy();
+                assertThat(serve.awaitExit(EXIT_TIMEOUT)).isZero();
+                assertThat(serve.errors()).isEmpty();
+            }
+            cluster.process.destroy();
+            assertThat(cluster.awaitExit(EXIT_TIMEOUT)).isZero();
         }
     }
 
