@@ -1,0 +1,182 @@
+package io.lakesync.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Loading and validating the configuration: every bad input fails naming the key (and the file). */
+class LakeSyncConfigTest {
+
+    @TempDir Path tempDir;
+
+    private Path yaml(String text) throws IOException {
+        Path file = tempDir.resolve("lakesync.yaml");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void defaultsApplyWhenNothingIsSet() {
+        LakeSyncConfig config = LakeSyncConfig.defaults();
+        assertThat(config.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(8080);
+        assertThat(config.get(LakeSyncOptions.DATA_DIR)).isEqualTo("./lakesync-data");
+        assertThat(config.get(LakeSyncOptions.TIERING_POLL_INTERVAL)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.isSet(LakeSyncOptions.SERVICE_PORT)).isFalse();
+        assertThat(config.flussClientOptions()).isEmpty();
+        assertThat(config.lakeCatalogOptions()).isEmpty();
+    }
+
+    @Test
+    void nestedAndDottedKeysMeanTheSame() throws IOException {
+        Path file = yaml(String.join("\n",
+                "service:",
+                "  host: 0.0.0.0",
+                "  port: 9090",
+                "tiering.workers: 2",
+                "tiering:",
+                "  poll-interval: 500 ms",
+                "fluss:",
+                "  bootstrap.servers: coordinator:9123",
+                "  client:",
+                "    security.protocol: sasl",
+                "datalake.paimon:",
+                "  metastore: filesystem",
+                "  warehouse: /lake",
+                ""));
+        LakeSyncConfig config = LakeSyncConfig.load(file, Map.of());
+        assertThat(config.get(LakeSyncOptions.SERVICE_HOST)).isEqualTo("0.0.0.0");
+        assertThat(config.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(9090);
+        assertThat(config.isSet(LakeSyncOptions.SERVICE_PORT)).isTrue();
+        assertThat(config.get(LakeSyncOptions.TIERING_WORKERS)).isEqualTo(2);
+        assertThat(config.get(LakeSyncOptions.TIERING_POLL_INTERVAL)).isEqualTo(Duration.ofMillis(500));
+        assertThat(config.flussClientOptions())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "bootstrap.servers", "coordinator:9123", "client.security.protocol", "sasl"));
+        assertThat(config.flussClientConfiguration().toMap()).containsEntry("bootstrap.servers", "coordinator:9123");
+        assertThat(config.lakeCatalogOptions())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("metastore", "filesystem", "warehouse", "/lake"));
+    }
+
+    @Test
+    void overridesBeatTheFile() throws IOException {
+        Path file = yaml("service:\n  port: 9090\ndata.dir: /from/file\n");
+        LakeSyncConfig config = LakeSyncConfig.load(file, Map.of("service.port", "7070"));
+        assertThat(config.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(7070);
+        assertThat(config.get(LakeSyncOptions.DATA_DIR)).isEqualTo("/from/file");
+    }
+
+    @Test
+    void unknownKeyInTheFileIsNamedWithTheFile() throws IOException {
+        Path file = yaml("service:\n  prot: 9090\n");
+        assertThatThrownBy(() -> LakeSyncConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("Unknown config key 'service.prot'")
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("service.port");
+    }
+
+    @Test
+    void unknownOverrideKeyIsNamed() {
+        assertThatThrownBy(() -> LakeSyncConfig.load(null, Map.of("tiering.wrokers", "2")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'tiering.wrokers'")
+                .hasMessageContaining("command line");
+    }
+
+    @Test
+    void malformedValueIsNamedWithItsKey() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("service.port", "abc"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'abc'")
+                .hasMessageContaining("'service.port'")
+                .hasMessageContaining("Default: 8080");
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "soon"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'tiering.poll-interval'");
+    }
+
+    @Test
+    void unknownFlussClientOptionIsRefused() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("fluss.bootstrap.server", "x:9123"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'fluss.bootstrap.server'")
+                .hasMessageContaining("not a Fluss client option");
+    }
+
+    @Test
+    void onlyPaimonIsAcceptedAsLakeFormat() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("datalake.format", "iceberg"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'datalake.format'")
+                .hasMessageContaining("'iceberg'");
+    }
+
+    @Test
+    void invalidYamlNamesTheFile() throws IOException {
+        Path file = yaml("service:\n  port: [9090\n");
+        assertThatThrownBy(() -> LakeSyncConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("not valid YAML");
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        Path file = tempDir.resolve("absent.yaml");
+        assertThatThrownBy(() -> LakeSyncConfig.load(file, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void listsEmptyValuesAndNonMapDocumentsAreRefused() throws IOException {
+        Path list = yaml("fluss:\n  bootstrap.servers: [a:1, b:2]\n");
+        assertThatThrownBy(() -> LakeSyncConfig.load(list, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'fluss.bootstrap.servers'")
+                .hasMessageContaining("list");
+        Path empty = yaml("service:\n  port:\n");
+        assertThatThrownBy(() -> LakeSyncConfig.load(empty, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'service.port'")
+                .hasMessageContaining("no value");
+        Path scalar = yaml("just a string\n");
+        assertThatThrownBy(() -> LakeSyncConfig.load(scalar, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(scalar.toString());
+    }
+
+    @Test
+    void emptyFileMeansDefaults() throws IOException {
+        LakeSyncConfig config = LakeSyncConfig.load(yaml(""), Map.of());
+        assertThat(config.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(8080);
+    }
+
+    @Test
+    void withRevalidatesAndToMapRoundTrips() {
+        LakeSyncConfig config = LakeSyncConfig.fromMap(
+                Map.of("service.port", "9090", "fluss.bootstrap.servers", "c:9123", "datalake.paimon.warehouse", "/w"),
+                "test");
+        assertThat(config.toMap())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "service.port", "9090",
+                        "fluss.bootstrap.servers", "c:9123",
+                        "datalake.paimon.warehouse", "/w"));
+        assertThat(LakeSyncConfig.fromMap(config.toMap(), "copy").toMap()).isEqualTo(config.toMap());
+
+        LakeSyncConfig changed = config.with(Map.of("service.port", "0"));
+        assertThat(changed.get(LakeSyncOptions.SERVICE_PORT)).isZero();
+        assertThat(changed.flussClientOptions()).containsEntry("bootstrap.servers", "c:9123");
+        assertThatThrownBy(() -> config.with(Map.of("service.port", "-x")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'service.port'");
+    }
+}

@@ -1,0 +1,89 @@
+package io.lakesync.cli;
+
+import io.lakesync.config.ConfigException;
+import io.lakesync.server.LakeSyncVersion;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code lakesync} command line. Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for bad
+ * usage or configuration (the message names the flag or config key).
+ */
+@Command(
+        name = "lakesync",
+        mixinStandardHelpOptions = true,
+        versionProvider = LakeSyncCli.Version.class,
+        description = "Keeps Fluss tables with 'table.datalake.enabled'='true' synchronized into Apache Paimon.",
+        subcommands = {LocalCommand.class, ServeCommand.class, ConfigReferenceCommand.class})
+public final class LakeSyncCli implements Callable<Integer> {
+
+    static final int START_FAILED = 1;
+    static final int BAD_INPUT = 2;
+
+    @Spec private CommandSpec spec;
+
+    /** Runs the command and exits: ZooKeeper and Fluss leave non-daemon threads that would keep the JVM up. */
+    public static void main(String[] args) {
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command with the given streams and returns its exit code. */
+    static int execute(PrintWriter out, PrintWriter err, String... args) {
+        return new CommandLine(new LakeSyncCli())
+                .setOut(out)
+                .setErr(err)
+                .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+                    ConfigException configError = configCause(e);
+                    if (configError != null) {
+                        commandLine.getErr().println("lakesync: " + configError.getMessage());
+                        return BAD_INPUT;
+                    }
+                    LoggerFactory.getLogger(LakeSyncCli.class).error("lakesync failed", e);
+                    commandLine.getErr().println("lakesync: failed to start: " + describe(e));
+                    return START_FAILED;
+                })
+                .execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return BAD_INPUT;
+    }
+
+    private static ConfigException configCause(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConfigException) {
+                return (ConfigException) cause;
+            }
+        }
+        return null;
+    }
+
+    /** The failure and, if different, its root cause, on one line: the stack trace is in the log. */
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String summary = messageOf(e);
+        return root == e ? summary : summary + " Cause: " + messageOf(root);
+    }
+
+    private static String messageOf(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+    }
+
+    /** {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"lakesync " + LakeSyncVersion.get()};
+        }
+    }
+}

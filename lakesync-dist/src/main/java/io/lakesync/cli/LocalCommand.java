@@ -1,0 +1,90 @@
+package io.lakesync.cli;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.server.HttpApi;
+import io.lakesync.server.LakeSyncServer;
+import io.lakesync.server.LakeSyncVersion;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.fluss.config.ConfigOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lakesync local}: the whole stack in this process on 127.0.0.1 (ZooKeeper, a Fluss coordinator and
+ * tablet server, a Paimon warehouse, the lakesync service), all kept in one data folder so the next start
+ * resumes every table and row. Runs until Ctrl-C or SIGTERM, then stops the service, then the cluster.
+ */
+@Command(
+        name = "local",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Starts ZooKeeper, Fluss, a Paimon warehouse and the lakesync service in this process, on 127.0.0.1.",
+            "Data stays in the data folder: the next start resumes every table. Ctrl-C stops cleanly."
+        })
+final class LocalCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalCommand.class);
+
+    /**
+     * With its only tablet server stopping, Fluss cannot move bucket leadership anywhere: skip the controlled
+     * shutdown's retries (3 s of failed leader elections logged as errors) and stop at once.
+     */
+    private static final Map<String, String> FLUSS_SERVER_OPTIONS =
+            Map.of(ConfigOptions.TABLET_SERVER_CONTROLLED_SHUTDOWN_MAX_RETRIES.key(), "0");
+
+    @Spec private CommandSpec spec;
+
+    @Mixin private ConfigSource source;
+
+    @Option(
+            names = "--fluss-port",
+            paramLabel = "N",
+            description = "Sets local.coordinator.port, the Fluss bootstrap port (0: any free).")
+    private Integer flussPort;
+
+    /** The configuration the flags describe: the file, then {@code --set}, then the named flags. */
+    LakeSyncConfig config() {
+        Map<String, String> flags = new LinkedHashMap<>();
+        if (flussPort != null) {
+            flags.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), String.valueOf(flussPort));
+        }
+        return source.load(flags);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        LakeSyncConfig config = config();
+        // Before the cluster's few seconds of start-up, so a busy service port fails at once.
+        HttpApi.requireCanListen(config);
+        Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        Path logFile = LogFile.attach(dataDir);
+        StopSignal stop = StopSignal.install();
+        LOG.info("Starting the local stack in {}", dataDir);
+        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, FLUSS_SERVER_OPTIONS);
+                LakeSyncServer server = LakeSyncServer.start(cluster.serviceConfig(config))) {
+            Map<String, String> rows = new LinkedHashMap<>();
+            rows.put("Fluss bootstrap servers", cluster.bootstrapServers());
+            rows.put("ZooKeeper", "embedded, data in " + cluster.dataDir().resolve("zookeeper"));
+            rows.put("Paimon warehouse", cluster.warehouse().toString());
+            rows.put("Data folder", cluster.dataDir().toString());
+            rows.put("Service URL", server.url() + "  (GET /health)");
+            rows.put("Log file", logFile.toString());
+            ReadyBanner.print(
+                    spec.commandLine().getOut(), "lakesync " + LakeSyncVersion.get() + " local stack is ready", rows);
+            stop.await();
+            LOG.info("Stopping: lakesync service, then Fluss and ZooKeeper");
+        }
+        LOG.info("Stopped; data kept in {}", dataDir);
+        return 0;
+    }
+}

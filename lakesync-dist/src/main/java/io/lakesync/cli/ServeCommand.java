@@ -1,0 +1,52 @@
+package io.lakesync.cli;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.server.LakeSyncServer;
+import io.lakesync.server.LakeSyncVersion;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code lakesync serve}: production mode, the lakesync service against an existing Fluss cluster. */
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the lakesync service against an existing Fluss cluster (config key fluss.bootstrap.servers).",
+            "Ctrl-C or SIGTERM stops cleanly."
+        })
+final class ServeCommand implements Callable<Integer> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
+    @Spec private CommandSpec spec;
+
+    @Mixin private ConfigSource source;
+
+    @Override
+    public Integer call() throws Exception {
+        LakeSyncConfig config = source.load(Map.of());
+        Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        Path logFile = LogFile.attach(dataDir);
+        StopSignal stop = StopSignal.install();
+        try (LakeSyncServer server = LakeSyncServer.start(config)) {
+            Map<String, String> rows = new LinkedHashMap<>();
+            rows.put("Fluss bootstrap servers", config.flussClientOptions().get("bootstrap.servers"));
+            rows.put("Service URL", server.url() + "  (GET /health)");
+            rows.put("Data folder", dataDir.toString());
+            rows.put("Log file", logFile.toString());
+            ReadyBanner.print(spec.commandLine().getOut(), "lakesync " + LakeSyncVersion.get() + " is ready", rows);
+            stop.await();
+            LOG.info("Stopping the lakesync service");
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,172 @@
+package io.lakesync.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.fluss.config.ConfigOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The command line in this JVM, for everything that ends before a stack starts: the configuration reference,
+ * flag precedence and input errors. Running stacks are covered by {@link LakeSyncCliIT} in child processes.
+ */
+class LakeSyncCliTest {
+
+    private static final String REFERENCE_START = "<!-- config-reference:start -->\n";
+    private static final String REFERENCE_END = "<!-- config-reference:end -->";
+
+    @TempDir Path tempDir;
+
+    /** Exit code and output of one command. */
+    private record Run(int exitCode, String out, String err) {}
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = LakeSyncCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void configReferenceListsEveryOption() {
+        Run run = run("config-reference");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo(ConfigReference.markdown()).startsWith("| Key | Type | Default |");
+        for (ConfigOption<?> option : LakeSyncOptions.all()) {
+            assertThat(run.out()).contains("| `" + option.key() + "` |").contains(option.description());
+        }
+        assertThat(run.out())
+                .contains("| `service.port` | Integer | `8080` |")
+                .contains("| `tiering.poll-interval` | Duration | `1 s` |")
+                .contains("`fluss.<option>`")
+                .contains("`datalake.paimon.<option>`");
+    }
+
+    @Test
+    void readmeHoldsTheCurrentConfigReference() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf(REFERENCE_START);
+        int end = readme.indexOf(REFERENCE_END);
+        assertThat(start).as("README.md marker %s", REFERENCE_START.trim()).isNotNegative();
+        assertThat(end).as("README.md marker %s", REFERENCE_END).isGreaterThan(start);
+        assertThat(readme.substring(start + REFERENCE_START.length(), end))
+                .as("README.md's configuration reference; paste the output of './lakesync config-reference'")
+                .isEqualTo(ConfigReference.markdown());
+    }
+
+    @Test
+    void readmeServeExampleIsAValidConfig() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String start = "<!-- serve-example:start -->\n```yaml\n";
+        int from = readme.indexOf(start);
+        int to = readme.indexOf("```\n<!-- serve-example:end -->");
+        assertThat(from).as("README.md serve example").isNotNegative();
+        Path file = tempDir.resolve("example.yaml");
+        Files.writeString(file, readme.substring(from + start.length(), to));
+
+        LakeSyncConfig config = LakeSyncConfig.load(file, Map.of());
+        assertThat(config.flussClientOptions())
+                .containsEntry("bootstrap.servers", "fluss-coordinator-0:9123,fluss-coordinator-1:9123")
+                .containsEntry("client.security.protocol", "sasl");
+        assertThat(config.lakeCatalogOptions()).containsEntry("warehouse", "/mnt/lake/warehouse");
+        assertThat(config.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(8080);
+        assertThat(config.get(LakeSyncOptions.TIERING_WORKERS)).isEqualTo(8);
+    }
+
+    @Test
+    void flagsWinOverSetWhichWinsOverTheFile() throws IOException {
+        Path file = tempDir.resolve("lakesync.yaml");
+        Files.writeString(file, "service:\n  port: 1111\nlocal.coordinator.port: 1112\ndata.dir: /from/file\n");
+
+        LakeSyncConfig fileOnly = localConfig("--config", file.toString());
+        assertThat(fileOnly.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(1111);
+        assertThat(fileOnly.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT)).isEqualTo(1112);
+        assertThat(fileOnly.get(LakeSyncOptions.DATA_DIR)).isEqualTo("/from/file");
+
+        LakeSyncConfig withSet = localConfig(
+                "--config", file.toString(), "--set", "service.port=2221", "--set", "local.coordinator.port=2222");
+        assertThat(withSet.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(2221);
+        assertThat(withSet.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT)).isEqualTo(2222);
+
+        LakeSyncConfig withFlags = localConfig(
+                "--config", file.toString(), "--set", "service.port=2221", "--set", "local.coordinator.port=2222",
+                "--port", "3331", "--fluss-port", "3332", "--data-dir", "/from/flag");
+        assertThat(withFlags.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(3331);
+        assertThat(withFlags.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT)).isEqualTo(3332);
+        assertThat(withFlags.get(LakeSyncOptions.DATA_DIR)).isEqualTo("/from/flag");
+    }
+
+    private static LakeSyncConfig localConfig(String... flags) {
+        String[] args = new String[flags.length + 1];
+        args[0] = "local";
+        System.arraycopy(flags, 0, args, 1, flags.length);
+        CommandLine.ParseResult parsed = new CommandLine(new LakeSyncCli()).parseArgs(args);
+        LocalCommand local = parsed.subcommand().commandSpec().commandLine().getCommand();
+        return local.config();
+    }
+
+    @Test
+    void unknownKeyInTheFileFailsNamingKeyWithoutStackTrace() throws IOException {
+        Path file = tempDir.resolve("lakesync.yaml");
+        Files.writeString(file, "service:\n  prot: 8080\n");
+        Run run = run("local", "--config", file.toString());
+        assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(run.err()).startsWith("lakesync: Unknown config key 'service.prot'").contains(file.toString());
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void malformedValueFailsNamingKey() {
+        Run run = run("local", "--set", "tiering.workers=many");
+        assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(run.err()).contains("'many'").contains("'tiering.workers'");
+        assertThat(run.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void malformedFlagFailsNamingTheFlag() {
+        Run run = run("local", "--port", "abc");
+        assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(run.err()).contains("--port").contains("'abc'");
+    }
+
+    @Test
+    void busyServicePortFailsBeforeAnythingStarts() throws IOException {
+        Path dataDir = tempDir.resolve("data");
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
+            int port = taken.getLocalPort();
+            Run run = run("local", "--data-dir", dataDir.toString(), "--port", String.valueOf(port));
+            assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+            assertThat(run.err()).contains("'service.port'").contains("Port " + port + " ");
+            assertThat(run.err().lines()).hasSize(1);
+        }
+        assertThat(dataDir).as("nothing started, so no data folder").doesNotExist();
+    }
+
+    @Test
+    void noCommandPrintsUsage() {
+        Run run = run();
+        assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(run.err()).contains("local").contains("serve").contains("config-reference");
+    }
+
+    @Test
+    void versionIsTheBuildVersion() {
+        Run run = run("--version");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out().trim()).matches("lakesync \\d+\\.\\d+\\.\\d+.*").doesNotContain("${");
+    }
+}

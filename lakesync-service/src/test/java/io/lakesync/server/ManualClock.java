@@ -1,0 +1,36 @@
+package io.lakesync.server;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/** A clock that moves only when a test says so. */
+public final class ManualClock extends Clock {
+
+    private volatile Instant now;
+
+    public ManualClock(Instant start) {
+        this.now = start;
+    }
+
+    public void advance(Duration duration) {
+        now = now.plus(duration);
+    }
+
+    @Override
+    public Instant instant() {
+        return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new UnsupportedOperationException("ManualClock is always UTC");
+    }
+}
