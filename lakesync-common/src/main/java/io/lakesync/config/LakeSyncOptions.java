@@ -105,6 +105,22 @@ public final class LakeSyncOptions {
                             "How often a blocked table (lake schema changed outside Fluss, permission "
                                     + "denied, unsupported option) is checked again to see whether it was fixed.");
 
+    public static final ConfigOption<Duration> STATUS_REFRESH_INTERVAL =
+            key("status.refresh-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "How often every table's sync latency, checkpoint and state are re-read from "
+                                    + "Fluss and the lake (what the API, metrics and alerts show).");
+
+    public static final ConfigOption<Integer> STATUS_HISTORY_SIZE =
+            key("status.history-size")
+                    .intType()
+                    .defaultValue(720)
+                    .withDescription(
+                            "Status samples kept per table for charts (720 at the default refresh interval "
+                                    + "is one hour).");
+
     public static final ConfigOption<Integer> LOCAL_ZOOKEEPER_PORT =
             key("local.zookeeper.port")
                     .intType()

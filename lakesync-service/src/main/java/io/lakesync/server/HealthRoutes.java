@@ -1,6 +1,7 @@
 package io.lakesync.server;
 
 import io.javalin.config.JavalinConfig;
+import io.lakesync.auth.PublicRoute;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +25,7 @@ final class HealthRoutes implements HttpRoutes {
 
     @Override
     public void addTo(JavalinConfig config) {
-        config.router.mount(router -> router.get("/health", ctx -> ctx.json(health())));
+        config.router.mount(router -> router.get("/health", ctx -> ctx.json(health()), PublicRoute.ANYONE));
     }
 
     Health health() {
