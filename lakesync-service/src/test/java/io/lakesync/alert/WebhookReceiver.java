@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real HTTP endpoint on 127.0.0.1 that records the JSON POSTed to it. It can be told to answer the first
  * requests with an error status, or to hold answers until released, to exercise retries and timeouts.
  */
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
 
     /** One request as received. */
-    record Received(String eventIdHeader, String contentType, JsonNode body, int answeredWith) {}
+    public record Received(String eventIdHeader, String contentType, JsonNode body, int answeredWith) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -33,7 +33,7 @@ final class WebhookReceiver implements AutoCloseable {
     private volatile int failureStatus = 500;
     private volatile CountDownLatch hold = new CountDownLatch(0);
 
-    WebhookReceiver() {
+    public WebhookReceiver() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -55,7 +55,7 @@ final class WebhookReceiver implements AutoCloseable {
         server.start();
     }
 
-    URI url() {
+    public URI url() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/hook");
     }
 
@@ -75,7 +75,7 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** Waits up to {@code timeout} for the next request. */
-    Received next(Duration timeout) throws InterruptedException {
+    public Received next(Duration timeout) throws InterruptedException {
         Received next = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (next == null) {
             throw new AssertionError("No webhook request arrived within " + timeout);
@@ -84,7 +84,7 @@ final class WebhookReceiver implements AutoCloseable {
     }
 
     /** The requests received and not yet taken with {@link #next}. */
-    List<Received> drain() {
+    public List<Received> drain() {
         List<Received> rest = new ArrayList<>();
         received.drainTo(rest);
         return rest;
