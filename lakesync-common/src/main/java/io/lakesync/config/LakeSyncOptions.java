@@ -97,6 +97,23 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofMinutes(2))
                     .withDescription("Longest wait between retries of a failing table.");
 
+    public static final ConfigOption<Boolean> TIERING_CONTINUOUS =
+            key("tiering.continuous")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Keep syncing a busy table in back-to-back rounds, one every half freshness, "
+                                    + "instead of handing it back after each round (Fluss would offer it again "
+                                    + "only one full freshness later). Only while the coordinator has no other "
+                                    + "table waiting and this instance has spare workers; at most "
+                                    + "'tiering.continuous-max-hold' per hand-out.");
+
+    public static final ConfigOption<Duration> TIERING_CONTINUOUS_MAX_HOLD =
+            key("tiering.continuous-max-hold")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(5))
+                    .withDescription("How long one hand-out of a table may be kept in continuous mode.");
+
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
             key("tiering.blocked-recheck-interval")
                     .durationType()

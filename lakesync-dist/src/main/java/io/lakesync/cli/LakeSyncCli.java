@@ -19,7 +19,10 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = LakeSyncCli.Version.class,
         description = "Keeps Fluss tables with 'table.datalake.enabled'='true' synchronized into Apache Paimon.",
-        subcommands = {LocalCommand.class, ServeCommand.class, ConfigReferenceCommand.class})
+        subcommands = {
+            LocalCommand.class, ServeCommand.class, StatusCommand.class, TablesCommand.class, AlertsCommand.class,
+            ServiceCommand.class, ConfigReferenceCommand.class
+        })
 public final class LakeSyncCli implements Callable<Integer> {
 
     static final int START_FAILED = 1;

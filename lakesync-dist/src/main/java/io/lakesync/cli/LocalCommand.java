@@ -2,6 +2,11 @@ package io.lakesync.cli;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.lake.LakeTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.server.HttpApi;
 import io.lakesync.server.LakeSyncServer;
@@ -52,6 +57,13 @@ final class LocalCommand implements Callable<Integer> {
             description = "Sets local.coordinator.port, the Fluss bootstrap port (0: any free).")
     private Integer flussPort;
 
+    @Option(names = "--demo", description = "Creates the example tables fluss.datalake_orders and fluss.datalake_clicks and streams changes into them, with a live status line per table.")
+    private boolean demo;
+
+    @Option(names = "--demo-rate", paramLabel = "N", defaultValue = "2000",
+            description = "With --demo: changes per second written into each table (default: ${DEFAULT-VALUE}).")
+    private int demoRate;
+
     /** The configuration the flags describe: the file, then {@code --set}, then the named flags. */
     LakeSyncConfig config() {
         Map<String, String> flags = new LinkedHashMap<>();
@@ -61,12 +73,21 @@ final class LocalCommand implements Callable<Integer> {
         return source.load(flags);
     }
 
+    /** Without {@code auth.tokens}, the API gets an owner token kept in the data folder, where the CLI finds it. */
+    private static LakeSyncConfig withLocalToken(LakeSyncConfig config, Path dataDir) throws IOException {
+        if (config.isSet(LakeSyncOptions.AUTH_TOKENS)) {
+            return config;
+        }
+        return config.with(Map.of(LakeSyncOptions.AUTH_TOKENS.key(), "local:owner:" + LocalToken.getOrCreate(dataDir)));
+    }
+
     @Override
     public Integer call() throws Exception {
         LakeSyncConfig config = config();
         // Before the cluster's few seconds of start-up, so a busy service port fails at once.
         HttpApi.requireCanListen(config);
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        config = withLocalToken(config, dataDir);
         Path logFile = LogFile.attach(dataDir);
         StopSignal stop = StopSignal.install();
         LOG.info("Starting the local stack in {}", dataDir);
@@ -79,9 +100,21 @@ final class LocalCommand implements Callable<Integer> {
             rows.put("Data folder", cluster.dataDir().toString());
             rows.put("Service URL", server.url() + "  (GET /health)");
             rows.put("Log file", logFile.toString());
+            if (Files.exists(LocalToken.file(dataDir))) {
+                rows.put("API token (owner)", LocalToken.file(dataDir) + "  (the CLI reads it from there)");
+            }
             ReadyBanner.print(
                     spec.commandLine().getOut(), "lakesync " + LakeSyncVersion.get() + " local stack is ready", rows);
-            stop.await();
+            if (demo) {
+                try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
+                        LakeTables lake = new LakeTables(cluster.lakeCatalogOptions());
+                        Demo workload = new Demo(connection, lake, server, spec.commandLine().getOut(), demoRate)) {
+                    workload.start();
+                    stop.await();
+                }
+            } else {
+                stop.await();
+            }
             LOG.info("Stopping: lakesync service, then Fluss and ZooKeeper");
         }
         LOG.info("Stopped; data kept in {}", dataDir);

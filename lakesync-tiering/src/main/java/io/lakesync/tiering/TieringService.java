@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -80,6 +81,8 @@ public final class TieringService implements AutoCloseable {
     private final Duration pollInterval;
     private final RetryBackoff backoff;
     private final Duration blockedRecheck;
+    private final boolean continuous;
+    private final Duration continuousMaxHold;
     private final Path workDir;
     private final Map<Long, ActiveTable> active = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Report> reports = new ConcurrentLinkedQueue<>();
@@ -96,6 +99,7 @@ public final class TieringService implements AutoCloseable {
     private Thread assigner;
     private volatile boolean running;
     private volatile int coordinatorEpoch;
+    private volatile boolean otherTablesWaiting;
     private boolean coordinatorReachable = true;
 
     public TieringService(LakeSyncConfig config) {
@@ -115,6 +119,8 @@ public final class TieringService implements AutoCloseable {
                         config.get(LakeSyncOptions.TIERING_RETRY_MAX_BACKOFF),
                         () -> ThreadLocalRandom.current().nextDouble());
         this.blockedRecheck = config.get(LakeSyncOptions.TIERING_BLOCKED_RECHECK_INTERVAL);
+        this.continuous = config.get(LakeSyncOptions.TIERING_CONTINUOUS);
+        this.continuousMaxHold = config.get(LakeSyncOptions.TIERING_CONTINUOUS_MAX_HOLD);
         this.workDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().resolve("tiering");
     }
 
@@ -266,6 +272,11 @@ public final class TieringService implements AutoCloseable {
                 }
             }
         }
+        if (capacity) {
+            // The only view of the coordinator's queue a tiering service gets: was a table waiting while this
+            // instance already held some? Then held tables go back after their current round.
+            otherTablesWaiting = response.assigned().isPresent() && !inProgress.isEmpty();
+        }
         if (response.assigned().isPresent() && running) {
             startRound(response.assigned().get());
             return true;
@@ -275,7 +286,10 @@ public final class TieringService implements AutoCloseable {
 
     private void startRound(TableAssignment assignment) {
         ActiveTable table =
-                new ActiveTable(assignment, new RoundControl(clock, config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT)));
+                new ActiveTable(
+                        assignment,
+                        new RoundControl(clock, config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT)),
+                        clock.instant());
         active.put(assignment.tableId(), table);
         journal.add(assignment.epoch(), coordinatorEpoch);
         LOG.info("Took table {} from the coordinator", assignment);
@@ -298,7 +312,21 @@ public final class TieringService implements AutoCloseable {
             RoundResult result = new TableRound(assignment, environment, table.control).run();
             logFinished(result);
             listener.roundFinished(result);
-            release(table, false, result.forceFinished());
+            table.attempts = 0;
+            table.lastFailure = null;
+            if (keepSyncing(table, result)) {
+                table.running = false;
+                Duration pause = result.forceFinished() ? Duration.ZERO : table.continuousInterval.minus(result.duration());
+                table.retry = retryScheduler.schedule(() -> {
+                    if (table.control.isCancelled() || !running) {
+                        release(table, true, false);
+                    } else {
+                        submitAttempt(table);
+                    }
+                }, Math.max(0, pause.toMillis()), TimeUnit.MILLISECONDS);
+            } else {
+                release(table, false, result.forceFinished());
+            }
         } catch (Throwable failure) {
             FailureKind kind = FailureKind.of(failure);
             if (kind == FailureKind.LOST || !running || table.control.isCancelled()) {
@@ -329,6 +357,24 @@ public final class TieringService implements AutoCloseable {
                 }
             }, wait.toMillis(), TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * Whether to run the table's next round now instead of handing it back, where the coordinator would keep it
+     * a full freshness before offering it again: only for a table that had data, while the coordinator had no
+     * other table waiting when last asked (a held table between rounds leaves its worker free, so the asking
+     * goes on), and for at most the max hold per hand-out.
+     */
+    private boolean keepSyncing(ActiveTable table, RoundResult result) {
+        if (!continuous || !running || table.control.isCancelled() || result.records() == 0 || otherTablesWaiting) {
+            return false;
+        }
+        Duration freshness = table.control.maxDuration();
+        if (freshness == null) {
+            return false;
+        }
+        table.continuousInterval = freshness.dividedBy(2);
+        return Duration.between(table.heldSince, clock.instant()).compareTo(continuousMaxHold) < 0;
     }
 
     /** Hands a table back: it is reported to the coordinator with the next heartbeat. */
@@ -449,14 +495,17 @@ public final class TieringService implements AutoCloseable {
         final TableAssignment assignment;
         final RoundControl control;
         final AtomicBoolean released = new AtomicBoolean();
+        final Instant heldSince;
+        volatile Duration continuousInterval;
         volatile boolean running;
         volatile ScheduledFuture<?> retry;
         int attempts;
         String lastFailure;
 
-        ActiveTable(TableAssignment assignment, RoundControl control) {
+        ActiveTable(TableAssignment assignment, RoundControl control, Instant heldSince) {
             this.assignment = assignment;
             this.control = control;
+            this.heldSince = heldSince;
         }
     }
 

@@ -17,6 +17,7 @@ public final class RoundControl {
     private final RoundControl parent;
     private final AtomicReference<String> cancelReason = new AtomicReference<>();
     private volatile Instant deadline = Instant.MAX;
+    private volatile Duration maxDuration;
 
     public RoundControl(Clock clock, Duration idleTimeout) {
         this(clock, idleTimeout, null);
@@ -40,7 +41,13 @@ public final class RoundControl {
 
     /** Reading stops {@code maxDuration} from now (the table's freshness, known once the round started). */
     public void limitDuration(Duration maxDuration) {
+        this.maxDuration = maxDuration;
         deadline = clock.instant().plus(maxDuration);
+    }
+
+    /** The limit last set with {@link #limitDuration}, or null before the round read its table. */
+    public Duration maxDuration() {
+        return maxDuration;
     }
 
     public Clock clock() {
