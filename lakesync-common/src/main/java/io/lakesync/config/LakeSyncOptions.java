@@ -70,10 +70,10 @@ public final class LakeSyncOptions {
     public static final ConfigOption<Integer> TIERING_BUCKET_PARALLELISM =
             key("tiering.bucket-parallelism")
                     .intType()
-                    .defaultValue(Runtime.getRuntime().availableProcessors())
+                    .defaultValue(0)
                     .withDescription(
-                            "How many threads read and write the buckets of one table in a round "
-                                    + "(default: the number of cores).");
+                            "How many threads read and write the buckets of one table in a round; 0 means "
+                                    + "one per core.");
 
     public static final ConfigOption<Duration> TIERING_IDLE_READ_TIMEOUT =
             key("tiering.idle-read-timeout")

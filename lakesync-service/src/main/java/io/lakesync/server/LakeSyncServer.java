@@ -112,6 +112,7 @@ public final class LakeSyncServer implements AutoCloseable {
                     push(started, HttpApi.start(config, List.of(
                             app -> app.router.mount(router -> router.beforeMatched(new JavalinAuth(authenticator))),
                             new HealthRoutes(bootstrapServers, clock),
+                            new OpenApiRoutes(),
                             new TableRoutes(tracker),
                             new MetricsRoutes(new TableMetricsCollector(tracker::tables)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),

@@ -125,6 +125,18 @@ class ControlPlaneApiTest extends TieringTestBase {
             assertThat(metrics).contains("lakesync_table_pendingRecords{database=\"fluss\",table=\"" + path.getTableName() + "\"} 0");
             assertThat(json(call("GET", "/api/v1/alerts/events?rule=backlog", VIEWER, null)).size()).isEqualTo(2);
             assertThat(webhook.drain()).as("each event delivered once").isEmpty();
+
+            HttpResponse<String> openApi = call("GET", "/api/v1/openapi.yaml", null, null);
+            assertThat(openApi.statusCode()).isEqualTo(200);
+            Map<String, Object> documented = new org.yaml.snakeyaml.Yaml().load(openApi.body());
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Object>> paths = (Map<String, Map<String, Object>>) documented.get("paths");
+            for (Map.Entry<String, Map<String, Object>> documentedPath : paths.entrySet()) {
+                String concrete = documentedPath.getKey().replace("{db}", "fluss").replace("{table}", path.getTableName()).replace("{name}", "backlog");
+                if (documentedPath.getValue().containsKey("get")) {
+                    assertThat(call("GET", concrete, VIEWER, null).statusCode()).as("GET %s", concrete).isEqualTo(200);
+                }
+            }
         }
     }
 

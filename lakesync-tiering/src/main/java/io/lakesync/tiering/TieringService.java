@@ -149,9 +149,7 @@ public final class TieringService implements AutoCloseable {
                         () -> coordinatorEpoch,
                         lakeTables,
                         readerThreads,
-                        positive(
-                                config.get(LakeSyncOptions.TIERING_BUCKET_PARALLELISM),
-                                LakeSyncOptions.TIERING_BUCKET_PARALLELISM.key()),
+                        bucketParallelism(config),
                         config.get(LakeSyncOptions.TIERING_IDLE_READ_TIMEOUT),
                         ioTmpDir,
                         clock,
@@ -472,6 +470,16 @@ public final class TieringService implements AutoCloseable {
         }
         String message = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
         return root == e ? message : e.getClass().getSimpleName() + ": " + message;
+    }
+
+    private static int bucketParallelism(LakeSyncConfig config) {
+        int configured = config.get(LakeSyncOptions.TIERING_BUCKET_PARALLELISM);
+        if (configured < 0) {
+            throw new IllegalArgumentException(
+                    "Config key '" + LakeSyncOptions.TIERING_BUCKET_PARALLELISM.key() + "' must be 0 (one per core) "
+                            + "or more, but is " + configured + ".");
+        }
+        return configured == 0 ? Runtime.getRuntime().availableProcessors() : configured;
     }
 
     private static int positive(int value, String key) {
