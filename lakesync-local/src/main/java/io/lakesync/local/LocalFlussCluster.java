@@ -12,10 +12,15 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.cluster.ServerNode;
+import org.apache.fluss.cluster.ServerType;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TableBucket;
@@ -43,6 +48,7 @@ public final class LocalFlussCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalFlussCluster.class);
     private static final String HOST = "127.0.0.1";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final Path dataDir;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
@@ -130,12 +136,34 @@ public final class LocalFlussCluster implements AutoCloseable {
         tabletConf.setString(ConfigOptions.DATA_DIR.key(), dataDir.resolve("tablet-server-0").toString());
         tabletServer = new TabletServer(tabletConf);
         startServer(tabletServer);
+        awaitTabletServerKnownToCoordinator();
         LOG.info(
                 "Fluss started: coordinator {}, tablet server {}:{}, Paimon warehouse {}",
                 bootstrapServers,
                 HOST,
                 tabletServer.getRpcServer().getBindEndpoints().get(0).getPort(),
                 warehouse());
+    }
+
+    /**
+     * Ready means writable: tables or partitions created before the coordinator has seen the tablet server
+     * register can end up with buckets that never get a leader, so wait for the coordinator to list it.
+     */
+    private void awaitTabletServerKnownToCoordinator() throws Exception {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        try (Connection connection = ConnectionFactory.createConnection(clientConfiguration())) {
+            while (true) {
+                List<ServerNode> nodes = connection.getAdmin().getServerNodes().get();
+                if (nodes.stream().anyMatch(n -> n.serverType() == ServerType.TABLET_SERVER)) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            "The Fluss coordinator did not see the tablet server within " + READY_TIMEOUT.toSeconds() + " s.");
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 
     private void startServer(ServerBase server) throws Exception {

@@ -5,12 +5,19 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
+import org.apache.fluss.lake.paimon.utils.PaimonConversions;
+import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
 import org.apache.paimon.CoreOptions;
+import org.apache.paimon.KeyValue;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.operation.FileStoreWrite;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.RowType;
 
@@ -21,7 +28,8 @@ import org.apache.paimon.types.RowType;
  * updates and deletes and {@code changelog-producer=input} keeps them.
  *
  * <p>One writer serves all buckets a reader thread owns, so they share one write buffer (spilled to disk
- * under {@code ioTmpDir} when full) instead of one buffer per bucket. Not thread-safe.
+ * under {@code ioTmpDir} when full) instead of one buffer per bucket. Rows go straight to Paimon's file store
+ * writer with the partition worked out once per bucket, not per row. Not thread-safe.
  */
 public final class LakeTableWriter implements AutoCloseable {
 
@@ -29,7 +37,9 @@ public final class LakeTableWriter implements AutoCloseable {
     private final IOManager ioManager;
     private final RowType rowType;
     private final boolean bucketUnaware;
-    private final Map<Integer, FlussRecordAsPaimonRow> rowsByBucket = new HashMap<>();
+    private final RowKeyExtractor keyExtractor;
+    private final KeyValue keyValue = new KeyValue();
+    private final Map<TableBucket, Target> targets = new HashMap<>();
     private long recordsWritten;
 
     public LakeTableWriter(FileStoreTable table, boolean autoCompaction, Path ioTmpDir) {
@@ -41,14 +51,35 @@ public final class LakeTableWriter implements AutoCloseable {
                         writeTable.newWrite(LakeSnapshotCommitter.COMMIT_USER).withIOManager(ioManager);
         this.rowType = writeTable.rowType();
         this.bucketUnaware = writeTable.bucketMode() == BucketMode.BUCKET_UNAWARE;
+        this.keyExtractor = writeTable.primaryKeys().isEmpty() ? null : writeTable.createRowKeyExtractor();
     }
 
     /** Writes one record of Fluss bucket {@code bucket}. */
-    public void write(int bucket, LogRecord record) throws Exception {
-        FlussRecordAsPaimonRow row = rowsByBucket.computeIfAbsent(bucket, b -> new FlussRecordAsPaimonRow(b, rowType));
+    @SuppressWarnings("unchecked")
+    public void write(TableBucket bucket, LogRecord record) throws Exception {
+        Target target = targets.get(bucket);
+        if (target == null) {
+            target = new Target(new FlussRecordAsPaimonRow(bucket.getBucket(), rowType));
+            target.row.setFlussRecord(record);
+            // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
+            target.partition = tableWrite.getPartition(target.row).copy();
+            targets.put(bucket, target);
+        }
+        FlussRecordAsPaimonRow row = target.row;
         row.setFlussRecord(record);
         // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
-        tableWrite.write(row, bucketUnaware ? 0 : bucket);
+        int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
+        if (keyExtractor == null) {
+            ((FileStoreWrite<InternalRow>) tableWrite.getWrite()).write(target.partition, paimonBucket, row);
+        } else {
+            keyExtractor.setRecord(row);
+            keyValue.replace(
+                    keyExtractor.trimmedPrimaryKey(),
+                    KeyValue.UNKNOWN_SEQUENCE,
+                    PaimonConversions.toRowKind(record.getChangeType()),
+                    row);
+            ((FileStoreWrite<KeyValue>) tableWrite.getWrite()).write(target.partition, paimonBucket, keyValue);
+        }
         recordsWritten++;
     }
 
@@ -67,6 +98,16 @@ public final class LakeTableWriter implements AutoCloseable {
             tableWrite.close();
         } finally {
             ioManager.close();
+        }
+    }
+
+    /** Where one Fluss bucket's rows go: its reusable row view and its Paimon partition. */
+    private static final class Target {
+        final FlussRecordAsPaimonRow row;
+        BinaryRow partition;
+
+        Target(FlussRecordAsPaimonRow row) {
+            this.row = row;
         }
     }
 }

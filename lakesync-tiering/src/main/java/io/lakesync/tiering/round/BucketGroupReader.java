@@ -62,7 +62,7 @@ final class BucketGroupReader {
             while ((batch = scanner.pollBatch(Duration.ofSeconds(1))) != null) {
                 try (CloseableIterator<InternalRow> rows = batch) {
                     while (rows.hasNext()) {
-                        writer.write(bucket.getBucket(), new ScanRecord(rows.next()));
+                        writer.write(bucket, new ScanRecord(rows.next()));
                         cursor.records++;
                     }
                 }
@@ -141,7 +141,7 @@ final class BucketGroupReader {
 
         /** Writes the records below the end offset; returns true once the end offset is reached. */
         boolean consume(List<ScanRecord> batch, LakeTableWriter writer) throws Exception {
-            int bucket = range.bucket().getBucket();
+            TableBucket bucket = range.bucket();
             boolean passedEnd = false;
             for (ScanRecord record : batch) {
                 long offset = record.logOffset();
