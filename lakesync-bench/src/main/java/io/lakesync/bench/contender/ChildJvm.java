@@ -3,6 +3,7 @@ package io.lakesync.bench.contender;
 import io.lakesync.bench.measure.Durations;
 import io.lakesync.bench.measure.ProcessStats;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -51,7 +52,7 @@ public final class ChildJvm implements AutoCloseable {
         command.addAll(inheritedFlags());
         command.add("-Dlog4j2.configurationFile=" + LOG_CONFIG);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(loggingFirst(System.getProperty("java.class.path")));
         command.add(ContenderMain.class.getName());
         command.addAll(args.toList());
         Process process =
@@ -75,6 +76,23 @@ public final class ChildJvm implements AutoCloseable {
                             + "pom property 'lakesync.jvm.opens' (the launcher does), the contenders inherit them.");
         }
         return flags;
+    }
+
+    /**
+     * The classpath with the SLF4J 2 API and Log4j jars moved to the front: fluss-server and fluss-client
+     * bundle an SLF4J 1.x API that would otherwise silence every log (a {@code lib/*} wildcard has no order).
+     */
+    static String loggingFirst(String classpath) {
+        List<String> entries = List.of(classpath.split(File.pathSeparator));
+        List<String> ordered = new ArrayList<>();
+        entries.stream().filter(ChildJvm::isLoggingJar).forEach(ordered::add);
+        entries.stream().filter(e -> !isLoggingJar(e)).forEach(ordered::add);
+        return String.join(File.pathSeparator, ordered);
+    }
+
+    private static boolean isLoggingJar(String entry) {
+        String name = Path.of(entry).getFileName() == null ? "" : Path.of(entry).getFileName().toString();
+        return name.startsWith("slf4j-api-") || name.startsWith("log4j-");
     }
 
     public long pid() {

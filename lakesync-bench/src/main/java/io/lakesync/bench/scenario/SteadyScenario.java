@@ -141,7 +141,7 @@ public final class SteadyScenario implements Scenario {
                     }
                     sample(lag);
                     if (++sample % 30 == 0) {
-                        progress.accept(String.format("  %d s: %,d rows written, lag now %.1f s", sample,
+                        progress.accept(String.format("  %d s: %,d rows written, max lag so far %.1f s", sample,
                                 written.get(), lag.stats().maxSeconds()));
                     }
                     nextSample += SAMPLE_MILLIS * 1_000_000;

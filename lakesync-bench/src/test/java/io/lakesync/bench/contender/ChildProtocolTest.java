@@ -44,4 +44,12 @@ class ChildProtocolTest {
                 .hasMessageContaining("Unknown contender 'C'")
                 .hasMessageContaining("read-bound");
     }
+
+    @Test
+    void childClasspathPutsTheLoggingJarsFirst() {
+        String cp = String.join(java.io.File.pathSeparator,
+                "/l/fluss-server-0.9.1.jar", "/l/log4j-core-2.24.3.jar", "/c/classes", "/l/slf4j-api-2.0.16.jar");
+        assertThat(ChildJvm.loggingFirst(cp).split(java.io.File.pathSeparator)).containsExactly(
+                "/l/log4j-core-2.24.3.jar", "/l/slf4j-api-2.0.16.jar", "/l/fluss-server-0.9.1.jar", "/c/classes");
+    }
 }
