@@ -42,7 +42,7 @@ class BenchSmokeTest {
                 1,
                 1,
                 Duration.ofSeconds(1),
-                Duration.ofSeconds(20),
+                Duration.ofSeconds(15),
                 "512m",
                 7,
                 Duration.ofSeconds(30),
@@ -93,6 +93,32 @@ class BenchSmokeTest {
         assertThat(fromJson.contenders()).extracting(ContenderSummary::contender)
                 .containsExactlyElementsOf(report.contenders().stream().map(ContenderSummary::contender).toList());
         assertThat(fromJson.contenders().get(0).medianWallSeconds()).isEqualTo(a.medianWallSeconds());
+    }
+
+    @Test
+    void manyTablesAndSteadyRunEndToEnd() throws Exception {
+        BenchReport many = BenchMain.run(settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofMinutes(10)),
+                System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        RunResult manyRun = line(many, "A").runResults().get(0);
+        assertThat(manyRun.finished()).as("A synced all tables: %s", manyRun.note()).isTrue();
+        assertThat(manyRun.lakeRows()).isEqualTo(150);
+        assertThat(manyRun.filesWritten()).isGreaterThanOrEqualTo(3);
+
+        BenchReport steady = BenchMain.run(settings(ScenarioKind.STEADY, 1, 1, Duration.ofSeconds(2)),
+                System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        ContenderSummary a = line(steady, "A");
+        assertThat(a.finishedRuns()).isEqualTo(1);
+        assertThat(a.runResults().get(0).rows()).as("rows written at the fixed rate").isPositive();
+        assertThat(a.lagP50Seconds()).isNotNull();
+        assertThat(a.lagMaxSeconds()).isGreaterThanOrEqualTo(a.lagP99Seconds());
+        assertThat(MarkdownReport.render(steady)).contains("Lag p99 s");
+    }
+
+    /** One run of A only, tiny. */
+    private BenchSettings settings(ScenarioKind scenario, long rows, int tables, Duration freshness) {
+        return new BenchSettings(scenario, rows, 1, List.of(Contender.A), 1, freshness, tables, 200,
+                Duration.ofSeconds(8), Duration.ofSeconds(60), "512m", 7, Duration.ofSeconds(30), 0.8, null, false,
+                dir.resolve(scenario.label() + ".json"));
     }
 
     private static ContenderSummary line(BenchReport report, String contender) {

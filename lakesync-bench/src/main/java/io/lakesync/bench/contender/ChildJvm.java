@@ -33,12 +33,13 @@ public final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final Path logFile;
     private final BlockingQueue<ChildProtocol.Event> events = new LinkedBlockingQueue<>();
+    private final Thread reader;
     private volatile String failure;
 
     private ChildJvm(Process process, Path logFile) {
         this.process = process;
         this.logFile = logFile;
-        Thread reader = new Thread(this::readEvents, "bench-child-" + process.pid());
+        this.reader = new Thread(this::readEvents, "bench-child-" + process.pid());
         reader.setDaemon(true);
         reader.start();
     }
@@ -145,8 +146,12 @@ public final class ChildJvm implements AutoCloseable {
             if (event != null && event.type() == ChildProtocol.Type.FAILED && type != ChildProtocol.Type.STATS) {
                 throw new ContenderFailedException(String.valueOf(event.payload().get("message")));
             }
-            if (event == null && !process.isAlive() && events.isEmpty()) {
-                throw new ContenderFailedException(failure().orElse("exited"));
+            if (event == null && !process.isAlive()) {
+                // Its last lines may still be on their way through the reader.
+                reader.join(TimeUnit.SECONDS.toMillis(5));
+                if (events.isEmpty()) {
+                    throw new ContenderFailedException(failure().orElse("exited"));
+                }
             }
         }
     }

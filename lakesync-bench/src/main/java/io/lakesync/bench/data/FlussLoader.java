@@ -94,7 +94,8 @@ public final class FlussLoader {
         written++;
         bytes += row.logicalBytes();
         if (written % PROGRESS_EVERY == 0) {
-            progress.accept(String.format("%s: %,d of %,d rows written", path, written, spec.rows()));
+            progress.accept(String.format("  %s: %,d of %,d %s written", path, written, spec.rows(),
+                    spec.primaryKey() ? "operations" : "rows"));
         }
     }
 }

@@ -5,17 +5,21 @@ import io.lakesync.bench.contender.ChildJvm;
 import io.lakesync.bench.measure.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.fluss.metadata.TablePath;
 
 /**
  * The end of a backfill: every bucket of every table has lake offset = Fluss end offset, as the coordinator
- * reports them (a bucket never written counts as synced). Polled every {@value #POLL_MILLIS} ms.
+ * reports them (a bucket never written counts as synced). Polled every {@value #POLL_MILLIS} ms; the first lake
+ * offsets seen for each table (those of the contender's first commit) are handed to a listener.
  */
 final class SyncWait {
 
@@ -29,13 +33,15 @@ final class SyncWait {
             Map<TablePath, Integer> bucketsByTable,
             ChildJvm contender,
             Duration timeout,
-            Consumer<String> progress)
+            Consumer<String> progress,
+            BiConsumer<TablePath, Map<Integer, Long>> firstCommit)
             throws Exception {
         long start = System.nanoTime();
         long nextProgress = start + PROGRESS_EVERY_NANOS;
         Map<TablePath, Integer> pending = new LinkedHashMap<>(bucketsByTable);
+        Set<TablePath> committed = new HashSet<>();
         while (true) {
-            pending.keySet().removeAll(synced(cluster, pending));
+            pending.keySet().removeAll(synced(cluster, pending, committed, firstCommit));
             double elapsed = (System.nanoTime() - start) / 1e9;
             if (pending.isEmpty()) {
                 return new Outcome(true, elapsed, null, null);
@@ -58,16 +64,27 @@ final class SyncWait {
         }
     }
 
-    private static List<TablePath> synced(BenchCluster cluster, Map<TablePath, Integer> tables) {
-        Map<TablePath, CompletableFuture<Boolean>> checks = new LinkedHashMap<>();
-        tables.forEach((path, buckets) -> checks.put(path,
-                cluster.endOffsets(path, buckets).thenCombine(cluster.lakeOffsets(path), SyncWait::caughtUp)));
+    private static List<TablePath> synced(
+            BenchCluster cluster,
+            Map<TablePath, Integer> tables,
+            Set<TablePath> committed,
+            BiConsumer<TablePath, Map<Integer, Long>> firstCommit) {
+        Map<TablePath, CompletableFuture<Map<Integer, Long>>> ends = new LinkedHashMap<>();
+        Map<TablePath, CompletableFuture<Map<Integer, Long>>> lakes = new LinkedHashMap<>();
+        tables.forEach((path, buckets) -> {
+            ends.put(path, cluster.endOffsets(path, buckets));
+            lakes.put(path, cluster.lakeOffsets(path));
+        });
         List<TablePath> done = new ArrayList<>();
-        checks.forEach((path, check) -> {
-            if (check.join()) {
+        for (TablePath path : tables.keySet()) {
+            Map<Integer, Long> lake = lakes.get(path).join();
+            if (!lake.isEmpty() && committed.add(path)) {
+                firstCommit.accept(path, lake);
+            }
+            if (caughtUp(ends.get(path).join(), lake)) {
                 done.add(path);
             }
-        });
+        }
         return done;
     }
 
