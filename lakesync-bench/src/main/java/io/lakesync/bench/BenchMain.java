@@ -1,0 +1,161 @@
+package io.lakesync.bench;
+
+import io.lakesync.bench.contender.ChildJvm;
+import io.lakesync.bench.contender.Contender;
+import io.lakesync.bench.report.BenchReport;
+import io.lakesync.bench.report.JsonReport;
+import io.lakesync.bench.report.MarkdownReport;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.apache.fluss.utils.TimeUtils;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lakesync bench}: measures lakesync's native tiering (B) against Fluss's own Flink tiering job (A) and
+ * the read/write bounds on one embedded Fluss cluster. Prints a Markdown table on stdout, progress on stderr,
+ * and writes the same figures as JSON.
+ */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Benchmark lakesync's native tiering (B) against Fluss's Flink tiering job (A), with the "
+                + "Fluss-read and Paimon-write bounds, on one embedded Fluss cluster.")
+public final class BenchMain implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Option(names = "--scenario", required = true,
+            description = "backfill-log, backfill-pk, steady or many-tables.")
+    String scenario;
+
+    @Option(names = "--rows", description = "Rows (backfill-log), upserts+deletes (backfill-pk) or rows per "
+            + "table (many-tables). Defaults: 1000000, 1000000, 1000.")
+    Long rows;
+
+    @Option(names = "--runs", defaultValue = "3", description = "Runs per contender, alternating A B A B ... (default 3).")
+    int runs;
+
+    @Option(names = "--contenders", defaultValue = "A,B,A-default,read-bound,write-bound", split = ",",
+            description = "Who to measure, in order within each run (default: ${DEFAULT-VALUE}).")
+    List<String> contenders;
+
+    @Option(names = "--buckets", description = "Buckets per table. Defaults: 8 (backfills), 4 (steady), 1 (many-tables).")
+    Integer buckets;
+
+    @Option(names = "--freshness", description = "Table freshness 'table.datalake.freshness'. Defaults: 10min "
+            + "(backfill-log, many-tables: no round is force-finished mid-backfill), 5s (backfill-pk), 30s (steady).")
+    String freshness;
+
+    @Option(names = "--tables", description = "Tables of steady (default 4) and many-tables (default 200).")
+    Integer tables;
+
+    @Option(names = "--rate", defaultValue = "10000", description = "steady: rows per second in total (default 10000).")
+    long rate;
+
+    @Option(names = "--duration", defaultValue = "3min", description = "steady: how long to write (default 3min).")
+    String duration;
+
+    @Option(names = "--timeout", defaultValue = "10min",
+            description = "Per run: time a contender gets to sync before it counts as DNF (default 10min).")
+    String timeout;
+
+    @Option(names = "--heap", defaultValue = "2g", description = "Max heap of every contender JVM (default 2g).")
+    String heap;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of the generated data (default 42).")
+    long seed;
+
+    @Option(names = "--kv-snapshot-interval", defaultValue = "30s",
+            description = "Fluss KV snapshot interval of the embedded cluster (default 30s).")
+    String kvSnapshotInterval;
+
+    @Option(names = "--pk-base-fraction", defaultValue = "0.8", description = "backfill-pk: share of the "
+            + "operations written before the KV snapshot; the rest is the changelog after it (default 0.8).")
+    double pkBaseFraction;
+
+    @Option(names = "--data-dir", description = "New or empty folder for the cluster, the contenders and their "
+            + "logs, kept afterwards (default: a temporary folder, removed afterwards).")
+    Path dataDir;
+
+    @Option(names = "--keep-data", description = "Keep the temporary data folder (and the contenders' logs).")
+    boolean keepData;
+
+    @Option(names = "--out", description = "JSON file to write (default: bench-<scenario>.json).")
+    Path out;
+
+    public static void main(String[] args) {
+        if (System.getProperty("log4j2.configurationFile") == null) {
+            System.setProperty("log4j2.configurationFile", ChildJvm.LOG_CONFIG);
+        }
+        int code = new CommandLine(new BenchMain()).execute(args);
+        System.out.flush();
+        // Fluss and ZooKeeper leave non-daemon threads behind.
+        Runtime.getRuntime().halt(code);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        BenchSettings settings;
+        try {
+            settings = settings();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        run(settings, BenchMain::progress, System.out);
+        return 0;
+    }
+
+    /** Runs the benchmark, prints the Markdown table on {@code stdout} and writes the JSON file. */
+    static BenchReport run(BenchSettings settings, Consumer<String> progress, PrintStream stdout) throws Exception {
+        BenchReport report = new BenchRunner(settings, progress).run();
+        stdout.println(MarkdownReport.render(report));
+        JsonReport.write(report, settings.out());
+        progress.accept("JSON written to " + settings.out().toAbsolutePath());
+        return report;
+    }
+
+    BenchSettings settings() {
+        ScenarioKind kind = ScenarioKind.fromLabel(scenario);
+        return new BenchSettings(
+                kind,
+                rows != null ? rows : kind.defaultRows(),
+                runs,
+                contenders.stream().map(Contender::fromLabel).toList(),
+                buckets != null ? buckets : kind.defaultBuckets(),
+                freshness != null ? duration(freshness, "--freshness") : kind.defaultFreshness(),
+                tables != null ? tables : kind.defaultTables(),
+                rate,
+                duration(duration, "--duration"),
+                duration(timeout, "--timeout"),
+                heap,
+                seed,
+                duration(kvSnapshotInterval, "--kv-snapshot-interval"),
+                pkBaseFraction,
+                dataDir,
+                keepData,
+                out != null ? out : Path.of("bench-" + kind.label() + ".json"));
+    }
+
+    private static Duration duration(String text, String option) {
+        try {
+            return TimeUtils.parseDuration(text);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    option + " must be a duration such as 500ms, 30s or 10min, got '" + text + "'.");
+        }
+    }
+
+    private static void progress(String line) {
+        System.err.println("[bench " + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] " + line);
+    }
+}

@@ -1,0 +1,112 @@
+package io.lakesync.bench;
+
+import static io.lakesync.bench.measure.Durations.text;
+
+import io.lakesync.bench.contender.Contender;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A validated benchmark invocation. Each bad value fails with a message naming its command-line option.
+ *
+ * @param rows rows (backfill-log), operations (backfill-pk) or rows per table (many-tables); unused by steady
+ * @param tables tables of steady and many-tables
+ * @param rate steady: rows per second written in total
+ * @param duration steady: how long the writer runs
+ * @param timeout per contender run: how long a tiering may take to sync before it counts as DNF
+ * @param heap max heap of every contender JVM, e.g. {@code 2g}
+ * @param dataDir where the cluster and the contenders keep their data; null for a fresh temporary folder
+ * @param out the JSON file to write
+ */
+public record BenchSettings(
+        ScenarioKind scenario,
+        long rows,
+        int runs,
+        List<Contender> contenders,
+        int buckets,
+        Duration freshness,
+        int tables,
+        long rate,
+        Duration duration,
+        Duration timeout,
+        String heap,
+        long seed,
+        Duration kvSnapshotInterval,
+        double pkBaseFraction,
+        Path dataDir,
+        boolean keepData,
+        Path out) {
+
+    private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]");
+
+    public BenchSettings {
+        if (scenario != ScenarioKind.STEADY) {
+            atLeast(rows, 1, "--rows");
+        }
+        atLeast(runs, 1, "--runs");
+        atLeast(buckets, 1, "--buckets");
+        atLeast(tables, 1, "--tables");
+        atLeast(rate, 1, "--rate");
+        positive(freshness, "--freshness");
+        positive(duration, "--duration");
+        positive(timeout, "--timeout");
+        positive(kvSnapshotInterval, "--kv-snapshot-interval");
+        if (contenders.isEmpty()) {
+            throw new IllegalArgumentException("--contenders names no contender; give one or more of "
+                    + Contender.labels() + ".");
+        }
+        if (!HEAP.matcher(heap).matches()) {
+            throw new IllegalArgumentException("--heap must be a JVM heap size such as 2g or 1536m, got '" + heap + "'.");
+        }
+        if (!(pkBaseFraction > 0 && pkBaseFraction <= 1)) {
+            throw new IllegalArgumentException(
+                    "--pk-base-fraction must be in (0, 1], got " + pkBaseFraction + ".");
+        }
+        if (rows > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--rows must be at most " + Integer.MAX_VALUE + ", got " + rows + ".");
+        }
+    }
+
+    /** The settings the report states next to the figures, for this scenario. */
+    public Map<String, Object> reportSettings() {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        switch (scenario) {
+            case BACKFILL_LOG, BACKFILL_PK -> settings.put("rows", rows);
+            case MANY_TABLES -> {
+                settings.put("tables", tables);
+                settings.put("rows per table", rows);
+            }
+            case STEADY -> {
+                settings.put("tables", tables);
+                settings.put("rate rows/s", rate);
+                settings.put("duration", text(duration));
+            }
+        }
+        settings.put("buckets", buckets);
+        settings.put("freshness", text(freshness));
+        settings.put("runs", runs);
+        settings.put("heap", heap);
+        settings.put("seed", seed);
+        if (scenario == ScenarioKind.BACKFILL_PK) {
+            settings.put("pk base fraction", pkBaseFraction);
+            settings.put("kv snapshot interval", text(kvSnapshotInterval));
+        }
+        return settings;
+    }
+
+    private static void atLeast(long value, long min, String option) {
+        if (value < min) {
+            throw new IllegalArgumentException(option + " must be at least " + min + ", got " + value + ".");
+        }
+    }
+
+    private static void positive(Duration value, String option) {
+        if (value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(option + " must be a positive duration, got " + value + ".");
+        }
+    }
+}

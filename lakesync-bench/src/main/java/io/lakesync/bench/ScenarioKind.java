@@ -1,0 +1,66 @@
+package io.lakesync.bench;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** The scenarios and their defaults. */
+public enum ScenarioKind {
+    BACKFILL_LOG("backfill-log", 1_000_000, 8, Duration.ofMinutes(10), 1),
+    BACKFILL_PK("backfill-pk", 1_000_000, 8, Duration.ofSeconds(5), 1),
+    STEADY("steady", 0, 4, Duration.ofSeconds(30), 4),
+    MANY_TABLES("many-tables", 1_000, 1, Duration.ofMinutes(10), 200);
+
+    private final String label;
+    private final long defaultRows;
+    private final int defaultBuckets;
+    private final Duration defaultFreshness;
+    private final int defaultTables;
+
+    /**
+     * Freshness defaults: a backfill of a log table gets one long enough that no round is force-finished
+     * mid-backfill; a primary-key backfill needs a second round (changelog after the KV snapshot), which the
+     * coordinator schedules one freshness after the first, so it gets a short one.
+     */
+    ScenarioKind(String label, long defaultRows, int defaultBuckets, Duration defaultFreshness, int defaultTables) {
+        this.label = label;
+        this.defaultRows = defaultRows;
+        this.defaultBuckets = defaultBuckets;
+        this.defaultFreshness = defaultFreshness;
+        this.defaultTables = defaultTables;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** Rows of the table (backfill-log), operations (backfill-pk), rows per table (many-tables). */
+    public long defaultRows() {
+        return defaultRows;
+    }
+
+    public int defaultBuckets() {
+        return defaultBuckets;
+    }
+
+    public Duration defaultFreshness() {
+        return defaultFreshness;
+    }
+
+    public int defaultTables() {
+        return defaultTables;
+    }
+
+    public static ScenarioKind fromLabel(String label) {
+        for (ScenarioKind kind : values()) {
+            if (kind.label.equals(label)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("Unknown --scenario '" + label + "'. Known: " + labels() + ".");
+    }
+
+    public static String labels() {
+        return Arrays.stream(values()).map(ScenarioKind::label).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,185 @@
+package io.lakesync.bench.cluster;
+
+import io.lakesync.bench.data.BenchSchema;
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.local.LocalFlussCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.IntStream;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.client.metadata.KvSnapshots;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableChange;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+
+/**
+ * The one embedded Fluss cluster (with its Paimon warehouse) every contender of a benchmark runs against, and
+ * what the driver does with it: create and queue tables, compare lake offsets with Fluss end offsets, drop.
+ *
+ * <p>Queueing a table for tiering without waiting a whole freshness interval: a table is created with a
+ * {@link #QUEUE_FRESHNESS} of one second, so the coordinator moves it to its pending queue about a second later
+ * (no tiering service is running while the data is written, so nobody takes it); {@link #queue} then raises
+ * the freshness to the run's value, which the coordinator only stores for a pending table and which every
+ * tiering service reads as its round cap and interval between rounds.
+ */
+public final class BenchCluster implements AutoCloseable {
+
+    public static final Duration QUEUE_FRESHNESS = Duration.ofSeconds(1);
+    /** The queue freshness plus the coordinator timer's one-second tick plus margin. */
+    private static final Duration QUEUE_SETTLE = Duration.ofSeconds(3);
+
+    private final LocalFlussCluster cluster;
+    private final Connection connection;
+    private final Admin admin;
+    private final LakeTables lake;
+    private final Map<TablePath, Long> createdAtNanos = new HashMap<>();
+
+    private BenchCluster(LocalFlussCluster cluster) {
+        this.cluster = cluster;
+        this.connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
+        this.admin = connection.getAdmin();
+        this.lake = new LakeTables(cluster.lakeCatalogOptions());
+    }
+
+    /** Starts the cluster under {@code dataDir} on free ports. */
+    public static BenchCluster start(Path dataDir, Duration kvSnapshotInterval) throws Exception {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put(LakeSyncOptions.DATA_DIR.key(), dataDir.toString());
+        config.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), "0");
+        config.put(LakeSyncOptions.LOCAL_KV_SNAPSHOT_INTERVAL.key(), kvSnapshotInterval.toMillis() + " ms");
+        LocalFlussCluster cluster = LocalFlussCluster.start(LakeSyncConfig.fromMap(config, "benchmark"), Map.of());
+        try {
+            return new BenchCluster(cluster);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    /** Paimon catalog options, prefix {@code datalake.paimon.} stripped. */
+    public Map<String, String> lakeCatalogOptions() {
+        return cluster.lakeCatalogOptions();
+    }
+
+    public LakeTables lake() {
+        return lake;
+    }
+
+    /** Creates a lake-enabled table that the coordinator queues for tiering about a second later. */
+    public void createTable(TablePath path, boolean primaryKey, int buckets) throws Exception {
+        admin.createDatabase(path.getDatabaseName(), DatabaseDescriptor.EMPTY, true).get();
+        TableDescriptor descriptor = BenchSchema.descriptor(primaryKey, buckets, QUEUE_FRESHNESS);
+        admin.createTable(path, descriptor, false).get();
+        createdAtNanos.put(path, System.nanoTime());
+    }
+
+    /**
+     * Once the tables are in the coordinator's pending queue, sets their freshness to {@code freshness}; returns
+     * when every table is queued with it.
+     */
+    public void queue(List<TablePath> paths, Duration freshness) throws Exception {
+        long newest = paths.stream().mapToLong(createdAtNanos::get).max().orElse(System.nanoTime());
+        long waitNanos = newest + QUEUE_SETTLE.toNanos() - System.nanoTime();
+        if (waitNanos > 0) {
+            // The coordinator does not expose the queue; its timer is the only clock to go by.
+            Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
+        }
+        if (freshness.equals(QUEUE_FRESHNESS)) {
+            return;
+        }
+        List<CompletableFuture<Void>> altered = new ArrayList<>();
+        for (TablePath path : paths) {
+            altered.add(admin.alterTable(
+                    path,
+                    List.of(TableChange.set("table.datalake.freshness", BenchSchema.freshnessValue(freshness))),
+                    false));
+        }
+        CompletableFuture.allOf(altered.toArray(new CompletableFuture[0])).get();
+    }
+
+    /** Fluss end offsets (high watermarks) of every bucket of a table. */
+    public CompletableFuture<Map<Integer, Long>> endOffsets(TablePath path, int buckets) {
+        List<Integer> ids = IntStream.range(0, buckets).boxed().toList();
+        return admin.listOffsets(path, ids, new OffsetSpec.LatestSpec()).all();
+    }
+
+    /** Tiered end offsets per bucket from the coordinator's latest lake snapshot; empty when there is none. */
+    public CompletableFuture<Map<Integer, Long>> lakeOffsets(TablePath path) {
+        return admin.getLatestLakeSnapshot(path)
+                .handle((snapshot, error) -> {
+                    if (error != null) {
+                        if (rootCause(error) instanceof LakeTableSnapshotNotExistException) {
+                            return Map.of();
+                        }
+                        throw new IllegalStateException(
+                                "Cannot read the lake snapshot of " + path + ": " + rootCause(error), error);
+                    }
+                    return byBucket(snapshot);
+                });
+    }
+
+    /** Latest KV snapshot log offsets per bucket of a primary-key table (buckets without one are absent). */
+    public Map<Integer, Long> kvSnapshotOffsets(TablePath path, int buckets) throws Exception {
+        KvSnapshots snapshots = admin.getLatestKvSnapshots(path).get();
+        Map<Integer, Long> offsets = new HashMap<>();
+        for (int b = 0; b < buckets; b++) {
+            int bucket = b;
+            snapshots.getLogOffset(bucket).ifPresent(offset -> offsets.put(bucket, offset));
+        }
+        return offsets;
+    }
+
+    /** Drops the Fluss table and its Paimon table (Fluss itself never drops the lake table). */
+    public void drop(TablePath path) throws Exception {
+        admin.dropTable(path, true).get();
+        lake.drop(path);
+        createdAtNanos.remove(path);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try (AutoCloseable c1 = cluster; AutoCloseable c2 = connection; AutoCloseable c3 = lake) {
+            // closes lake, connection, then cluster
+        }
+    }
+
+    private static Map<Integer, Long> byBucket(LakeSnapshot snapshot) {
+        Map<Integer, Long> offsets = new HashMap<>();
+        for (Map.Entry<TableBucket, Long> e : snapshot.getTableBucketsOffset().entrySet()) {
+            offsets.put(e.getKey().getBucket(), e.getValue());
+        }
+        return offsets;
+    }
+
+    private static Throwable rootCause(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof ExecutionException || cause instanceof java.util.concurrent.CompletionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

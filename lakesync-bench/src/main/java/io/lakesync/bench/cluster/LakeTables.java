@@ -1,0 +1,91 @@
+package io.lakesync.bench.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+
+/** The Paimon side of benchmark tables: how many rows and files a contender left in the warehouse. */
+public final class LakeTables implements AutoCloseable {
+
+    private final Catalog catalog;
+
+    public LakeTables(Map<String, String> catalogOptions) {
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(catalogOptions)));
+    }
+
+    /** Opens a catalog, as the child processes do, from the options of {@link BenchCluster#lakeCatalogOptions}. */
+    public static Catalog openCatalog(Map<String, String> catalogOptions) {
+        return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(catalogOptions)));
+    }
+
+    public static Identifier identifier(TablePath path) {
+        return Identifier.create(path.getDatabaseName(), path.getTableName());
+    }
+
+    /** Rows a batch read of the latest snapshot returns (primary-key tables: live keys); 0 with no snapshot. */
+    public long countRows(TablePath path) throws Exception {
+        FileStoreTable table = (FileStoreTable) catalog.getTable(identifier(path));
+        ReadBuilder read = table.newReadBuilder().withProjection(new int[] {0});
+        List<Split> splits = read.newScan().plan().splits();
+        long[] rows = {0};
+        try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
+            reader.forEachRemaining(row -> rows[0]++);
+        }
+        return rows[0];
+    }
+
+    /** Data and changelog files in the table's bucket folders; 0 for a table that does not exist. */
+    public long countFiles(TablePath path) throws Exception {
+        Path location;
+        try {
+            location = location(path);
+        } catch (Catalog.TableNotExistException e) {
+            return 0;
+        }
+        if (!Files.isDirectory(location)) {
+            return 0;
+        }
+        try (Stream<Path> buckets = Files.list(location)) {
+            return buckets.filter(p -> p.getFileName().toString().startsWith("bucket-"))
+                    .mapToLong(LakeTables::regularFiles)
+                    .sum();
+        }
+    }
+
+    public void drop(TablePath path) throws Exception {
+        catalog.dropTable(identifier(path), true);
+    }
+
+    private Path location(TablePath path) throws Exception {
+        FileStoreTable table = (FileStoreTable) catalog.getTable(identifier(path));
+        return Path.of(table.location().toUri().getPath());
+    }
+
+    private static long regularFiles(Path folder) {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(Files::isRegularFile).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        catalog.close();
+    }
+}

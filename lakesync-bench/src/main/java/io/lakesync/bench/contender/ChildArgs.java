@@ -1,0 +1,80 @@
+package io.lakesync.bench.contender;
+
+import io.lakesync.config.LakeSyncOptions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.fluss.metadata.TablePath;
+
+/** The {@code key=value} arguments the driver hands a contender child process. */
+public final class ChildArgs {
+
+    public static final String CONTENDER = "contender";
+    public static final String BOOTSTRAP = LakeSyncOptions.FLUSS_PREFIX + "bootstrap.servers";
+    public static final String WORK_DIR = "work.dir";
+    public static final String TABLES = "tables";
+    public static final String LAKE_SOURCE = "lake.source";
+    public static final String LAKE_SCRATCH = "lake.scratch";
+
+    private final Map<String, String> values;
+
+    public ChildArgs(Map<String, String> values) {
+        this.values = values;
+    }
+
+    public static ChildArgs parse(String[] args) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("Contender argument '" + arg + "' is not key=value.");
+            }
+            values.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+        return new ChildArgs(values);
+    }
+
+    public List<String> toList() {
+        List<String> list = new ArrayList<>();
+        values.forEach((k, v) -> list.add(k + "=" + v));
+        return list;
+    }
+
+    public Map<String, String> values() {
+        return values;
+    }
+
+    public String require(String key) {
+        String value = values.get(key);
+        if (value == null) {
+            throw new IllegalArgumentException("Contender argument '" + key + "' is missing.");
+        }
+        return value;
+    }
+
+    /** Paimon catalog options, prefix stripped. */
+    public Map<String, String> lakeOptions() {
+        Map<String, String> lake = new LinkedHashMap<>();
+        values.forEach((k, v) -> {
+            if (k.startsWith(LakeSyncOptions.LAKE_PREFIX)) {
+                lake.put(k.substring(LakeSyncOptions.LAKE_PREFIX.length()), v);
+            }
+        });
+        return lake;
+    }
+
+    public static String tableList(List<TablePath> tables) {
+        return String.join(",", tables.stream().map(TablePath::toString).toList());
+    }
+
+    public List<TablePath> tables() {
+        return Arrays.stream(require(TABLES).split(",")).map(ChildArgs::tablePath).toList();
+    }
+
+    public static TablePath tablePath(String qualified) {
+        int dot = qualified.indexOf('.');
+        return TablePath.of(qualified.substring(0, dot), qualified.substring(dot + 1));
+    }
+}

@@ -1,0 +1,52 @@
+package io.lakesync.bench.contender;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** Who is measured. Tiering contenders run until the driver sees every table synced; bounds run to completion. */
+public enum Contender {
+    A("A", true, "Fluss's Flink tiering job (LakeTieringJobBuilder, fluss-flink-1.20 0.9.1, Flink 1.20 local "
+            + "MiniCluster, parallelism = cores), best settings: table poll interval 500 ms"),
+    B("B", true, "lakesync's native tiering engine (TieringService), default settings"),
+    A_DEFAULT("A-default", true, "the same Flink job with its default settings (table poll interval 30 s)"),
+    READ_BOUND("read-bound", false, "Fluss read alone: scan the same offsets (KV snapshot + log), discard"),
+    WRITE_BOUND("write-bound", false, "Paimon write alone: the same rows from memory into a scratch table of "
+            + "the same layout");
+
+    private final String label;
+    private final boolean tiering;
+    private final String description;
+
+    Contender(String label, boolean tiering, String description) {
+        this.label = label;
+        this.tiering = tiering;
+        this.description = description;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /** A tiering service (syncs tables through the coordinator) rather than a bound. */
+    public boolean tiering() {
+        return tiering;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public static Contender fromLabel(String label) {
+        for (Contender c : values()) {
+            if (c.label.equalsIgnoreCase(label.trim())) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException(
+                "Unknown contender '" + label + "'. Known: " + labels() + ".");
+    }
+
+    public static String labels() {
+        return Arrays.stream(values()).map(Contender::label).collect(Collectors.joining(", "));
+    }
+}

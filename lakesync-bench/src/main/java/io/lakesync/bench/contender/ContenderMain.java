@@ -1,0 +1,128 @@
+package io.lakesync.bench.contender;
+
+import io.lakesync.bench.data.DataSpec;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Entry point of a contender child process: runs one tiering engine or bound and speaks {@link ChildProtocol}
+ * on standard output, so that the process's CPU, RSS and heap are the contender's own.
+ */
+public final class ContenderMain {
+
+    /** Table poll interval of contender A, the best setting for a benchmark (the job's default is 30 s). */
+    static final Duration A_POLL_INTERVAL = Duration.ofMillis(500);
+    private static final long FAILURE_CHECK_MILLIS = 500;
+
+    private ContenderMain() {}
+
+    public static void main(String[] argv) {
+        // Libraries may print to stdout; keep it for the protocol alone.
+        PrintStream protocolOut = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        ChildProtocol protocol = new ChildProtocol(protocolOut);
+        int exitCode = 0;
+        try {
+            HeapSampler heap = HeapSampler.start();
+            ChildArgs args = ChildArgs.parse(argv);
+            Contender contender = Contender.fromLabel(args.require(ChildArgs.CONTENDER));
+            Path workDir = Files.createDirectories(Path.of(args.require(ChildArgs.WORK_DIR)));
+            BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            if (contender.tiering()) {
+                runEngine(engine(contender, args, workDir), protocol, stdin, heap);
+            } else {
+                runBound(bound(contender, args, workDir), protocol, stdin, heap);
+            }
+        } catch (Throwable t) {
+            t.printStackTrace();
+            protocol.send(ChildProtocol.Type.FAILED, Map.of("message", FlinkTieringEngine.rootMessage(t)));
+            exitCode = 1;
+        }
+        System.err.flush();
+        // Engines leave non-daemon threads behind (Flink, Fluss clients); their work is over.
+        Runtime.getRuntime().halt(exitCode);
+    }
+
+    private static TieringEngine engine(Contender contender, ChildArgs args, Path workDir) {
+        String bootstrap = args.require(ChildArgs.BOOTSTRAP);
+        int cores = Runtime.getRuntime().availableProcessors();
+        return switch (contender) {
+            case A -> new FlinkTieringEngine(bootstrap, args.lakeOptions(), A_POLL_INTERVAL, cores);
+            case A_DEFAULT -> new FlinkTieringEngine(bootstrap, args.lakeOptions(), null, cores);
+            case B -> new LakesyncTieringEngine(bootstrap, args.lakeOptions(), workDir);
+            default -> throw new IllegalArgumentException(contender.label() + " is not a tiering engine");
+        };
+    }
+
+    private static Bound bound(Contender contender, ChildArgs args, Path workDir) {
+        return switch (contender) {
+            case READ_BOUND -> new FlussReadBound(args.require(ChildArgs.BOOTSTRAP), args.tables(), workDir);
+            case WRITE_BOUND -> new PaimonWriteBound(
+                    args.lakeOptions(),
+                    ChildArgs.tablePath(args.require(ChildArgs.LAKE_SOURCE)),
+                    ChildArgs.tablePath(args.require(ChildArgs.LAKE_SCRATCH)),
+                    DataSpec.fromArgs(args.values()),
+                    workDir);
+            default -> throw new IllegalArgumentException(contender.label() + " is not a bound");
+        };
+    }
+
+    private static void runEngine(
+            TieringEngine engine, ChildProtocol protocol, BufferedReader stdin, HeapSampler heap) throws Exception {
+        try (engine) {
+            engine.start();
+            protocol.send(ChildProtocol.Type.READY, Map.of());
+            Thread watcher = new Thread(() -> watchForFailure(engine, protocol), "bench-failure-watcher");
+            watcher.setDaemon(true);
+            watcher.start();
+            awaitStop(stdin, protocol, heap);
+        }
+    }
+
+    private static void runBound(Bound bound, ChildProtocol protocol, BufferedReader stdin, HeapSampler heap)
+            throws Exception {
+        try (bound) {
+            bound.prepare();
+            protocol.send(ChildProtocol.Type.READY, Map.of());
+            Map<String, Object> figures = new LinkedHashMap<>(bound.run());
+            protocol.send(ChildProtocol.Type.DONE, figures);
+            awaitStop(stdin, protocol, heap);
+        }
+    }
+
+    private static void watchForFailure(TieringEngine engine, ChildProtocol protocol) {
+        while (true) {
+            Optional<String> failure = engine.failure();
+            if (failure.isPresent()) {
+                protocol.send(ChildProtocol.Type.FAILED, Map.of("message", failure.get()));
+                return;
+            }
+            try {
+                Thread.sleep(FAILURE_CHECK_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Blocks until the driver says {@value ChildProtocol#STOP} or goes away (end of input), then reports the
+     * peak heap, before the contender shuts down.
+     */
+    private static void awaitStop(BufferedReader stdin, ChildProtocol protocol, HeapSampler heap)
+            throws Exception {
+        String line;
+        while ((line = stdin.readLine()) != null && !line.trim().equals(ChildProtocol.STOP)) {
+            // not for us
+        }
+        protocol.send(ChildProtocol.Type.STATS, Map.of("peakHeapBytes", heap.peakBytes()));
+    }
+}

@@ -1,0 +1,69 @@
+package io.lakesync.bench.data;
+
+import java.util.BitSet;
+import org.apache.paimon.types.RowKind;
+
+/**
+ * The table state an operation stream of {@link PkOps} leaves behind, and the changelog Fluss derives from it:
+ * an insert of a new key is +I, an upsert of a live key is -U old / +U new, a delete of a live key is -D old, a
+ * delete of a missing key is nothing.
+ */
+public final class PkState {
+
+    /** Receives changelog records. */
+    @FunctionalInterface
+    public interface ChangelogSink {
+        void accept(RowKind kind, BenchRecord row) throws Exception;
+    }
+
+    private static final ChangelogSink DISCARD = (kind, row) -> {};
+
+    private final long seed;
+    private final BitSet live = new BitSet();
+    private final long[] version;
+
+    /** For a stream of at most {@code maxOps} operations (every key is below that). */
+    public PkState(long seed, long maxOps) {
+        this.seed = seed;
+        this.version = new long[Math.toIntExact(maxOps)];
+    }
+
+    public void apply(PkOps.Op op) throws Exception {
+        apply(op, DISCARD);
+    }
+
+    public void apply(PkOps.Op op, ChangelogSink changelog) throws Exception {
+        int key = Math.toIntExact(op.row().id());
+        boolean wasLive = live.get(key);
+        if (op.delete()) {
+            if (wasLive) {
+                changelog.accept(RowKind.DELETE, current(key));
+                live.clear(key);
+            }
+            return;
+        }
+        if (wasLive) {
+            changelog.accept(RowKind.UPDATE_BEFORE, current(key));
+            changelog.accept(RowKind.UPDATE_AFTER, op.row());
+        } else {
+            changelog.accept(RowKind.INSERT, op.row());
+            live.set(key);
+        }
+        version[key] = op.version();
+    }
+
+    /** Every live row, in key order, as a snapshot load emits it. */
+    public void forEachLive(ChangelogSink sink) throws Exception {
+        for (int key = live.nextSetBit(0); key >= 0; key = live.nextSetBit(key + 1)) {
+            sink.accept(RowKind.INSERT, current(key));
+        }
+    }
+
+    public long liveKeys() {
+        return live.cardinality();
+    }
+
+    private BenchRecord current(int key) {
+        return BenchRecord.generate(seed, key, version[key]);
+    }
+}

@@ -1,0 +1,49 @@
+package io.lakesync.bench.report;
+
+import io.lakesync.bench.measure.LagTracker.LagStats;
+
+/**
+ * What one run of one contender measured.
+ *
+ * @param finished whether the contender finished before the deadline; otherwise the run is a DNF
+ * @param note why it did not finish, or anything else worth knowing about the run; null if nothing
+ * @param rows rows (log) or operations (primary key) the run had to sync, or wrote during a steady run
+ * @param logicalBytes payload bytes of those rows (see {@code BenchRecord.logicalBytes})
+ * @param wallSeconds from the contender's READY to full sync (tiering) or DONE (bounds); for a DNF, until it
+ *     was given up
+ * @param startupSeconds from process start to READY
+ * @param cpuSeconds CPU the contender process used in the timed window
+ * @param peakRssBytes the process's peak resident set size (VmHWM), -1 if unknown
+ * @param peakHeapBytes the process's peak used heap (sampled every 20 ms), -1 if unknown
+ * @param filesWritten data and changelog files in the Paimon table's bucket folders
+ * @param lakeRows rows a Paimon read returned after the run, null if not checked
+ * @param expectedLakeRows rows the lake must hold (log rows, or live keys), null if not checked
+ * @param lag steady runs only: lag samples
+ */
+public record RunResult(
+        String contender,
+        int run,
+        boolean finished,
+        String note,
+        long rows,
+        long logicalBytes,
+        double wallSeconds,
+        double startupSeconds,
+        double cpuSeconds,
+        long peakRssBytes,
+        long peakHeapBytes,
+        long filesWritten,
+        Long lakeRows,
+        Long expectedLakeRows,
+        LagStats lag) {
+
+    /** A run whose contender never got going (failed or timed out before READY). */
+    public static RunResult notStarted(String contender, int run, long rows, long logicalBytes, String why) {
+        return new RunResult(contender, run, false, why, rows, logicalBytes, 0, 0, 0, -1, -1, 0, null, null, null);
+    }
+
+    /** Whether the lake held exactly the expected rows (true when not checked). */
+    public boolean lakeRowsMatch() {
+        return lakeRows == null || expectedLakeRows == null || lakeRows.equals(expectedLakeRows);
+    }
+}

@@ -1,0 +1,250 @@
+package io.lakesync.bench.scenario;
+
+import io.lakesync.bench.cluster.BenchCluster;
+import io.lakesync.bench.contender.ChildJvm;
+import io.lakesync.bench.data.DataSpec;
+import io.lakesync.bench.data.FlussLoader;
+import io.lakesync.bench.data.LogData;
+import io.lakesync.bench.data.PkOps;
+import io.lakesync.bench.measure.Durations;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.apache.fluss.metadata.TablePath;
+
+/**
+ * A backlog to sync: tables filled before the contender starts, timed from the contender's READY until every
+ * bucket's lake offset equals its Fluss end offset.
+ *
+ * <ul>
+ *   <li>backfill-log: one log table.
+ *   <li>backfill-pk: one primary-key table; the first part of the operations is written, a KV snapshot of
+ *       every bucket is awaited, then the rest is written, so a tiering loads the snapshot and then the
+ *       changelog after it.
+ *   <li>many-tables: many small log tables.
+ * </ul>
+ */
+public final class BackfillScenario implements Scenario {
+
+    public static final String DATABASE = "bench";
+    private static final long KV_SNAPSHOT_POLL_MILLIS = 200;
+    private static final Duration KV_SNAPSHOT_MARGIN = Duration.ofSeconds(60);
+
+    /**
+     * The tables of a backfill.
+     *
+     * @param rowsPerTable rows (log) or operations (primary key) per table
+     * @param baseFraction primary key: share of the operations written before the KV snapshot
+     * @param kvSnapshotInterval primary key: the cluster's KV snapshot interval, to bound the wait for one
+     */
+    public record Shape(
+            String name,
+            String tablePrefix,
+            boolean primaryKey,
+            int tables,
+            long rowsPerTable,
+            int buckets,
+            Duration freshness,
+            long seed,
+            double baseFraction,
+            Duration kvSnapshotInterval) {
+
+        public static Shape log(long rows, int buckets, Duration freshness, long seed) {
+            return new Shape("backfill-log", "log", false, 1, rows, buckets, freshness, seed, 1.0, Duration.ZERO);
+        }
+
+        public static Shape primaryKey(
+                long rows, int buckets, Duration freshness, long seed, double baseFraction, Duration kvInterval) {
+            return new Shape("backfill-pk", "pk", true, 1, rows, buckets, freshness, seed, baseFraction, kvInterval);
+        }
+
+        public static Shape manyTables(int tables, long rowsPerTable, int buckets, Duration freshness, long seed) {
+            return new Shape("many-tables", "many", false, tables, rowsPerTable, buckets, freshness, seed, 1.0,
+                    Duration.ZERO);
+        }
+    }
+
+    private final Shape shape;
+    private final BenchCluster cluster;
+    private final Consumer<String> progress;
+    private Long bytesPerTable;
+
+    public BackfillScenario(Shape shape, BenchCluster cluster, Consumer<String> progress) {
+        this.shape = shape;
+        this.cluster = cluster;
+        this.progress = progress;
+    }
+
+    @Override
+    public String name() {
+        return shape.name();
+    }
+
+    @Override
+    public boolean hasBounds() {
+        return shape.tables() == 1;
+    }
+
+    @Override
+    public Workload prepare(String runTag, boolean withData) throws Exception {
+        List<TablePath> paths = new ArrayList<>();
+        for (int i = 0; i < shape.tables(); i++) {
+            String table = shape.tables() == 1
+                    ? shape.tablePrefix() + "_" + runTag
+                    : String.format("%s_%s_%03d", shape.tablePrefix(), runTag, i);
+            paths.add(TablePath.of(DATABASE, table));
+        }
+        for (TablePath path : paths) {
+            cluster.createTable(path, shape.primaryKey(), shape.buckets());
+        }
+        Map<TablePath, Long> expected = new LinkedHashMap<>();
+        Map<TablePath, Map<Integer, Long>> baseSnapshots = new LinkedHashMap<>();
+        long bytes = 0;
+        if (withData) {
+            progress.accept(String.format("  writing %,d %s into %s", shape.rowsPerTable() * shape.tables(),
+                    shape.primaryKey() ? "operations" : "rows",
+                    shape.tables() == 1 ? paths.get(0) : shape.tables() + " tables"));
+            for (int i = 0; i < paths.size(); i++) {
+                FlussLoader loader = new FlussLoader(cluster.connection(), paths.get(i), tableSpec(i), progress);
+                loader.writeBase();
+                if (shape.primaryKey()) {
+                    baseSnapshots.put(paths.get(i), awaitKvSnapshot(paths.get(i)));
+                    loader.writeTail();
+                }
+                expected.put(paths.get(i), loader.expectedLakeRows());
+                bytes += loader.logicalBytes();
+            }
+            cluster.queue(paths, shape.freshness());
+        } else {
+            bytes = shape.tables() * bytesPerTable();
+        }
+        return new BackfillWorkload(paths, bytes, expected, baseSnapshots);
+    }
+
+    private DataSpec tableSpec(int table) {
+        return shape.primaryKey()
+                ? DataSpec.primaryKey(shape.rowsPerTable(), shape.seed() + table, shape.buckets(), shape.baseFraction())
+                : DataSpec.log(shape.rowsPerTable(), shape.seed() + table, shape.buckets());
+    }
+
+    /** Payload bytes of one table's rows, by generating them (for runs that do not write them). */
+    private long bytesPerTable() {
+        if (bytesPerTable == null) {
+            DataSpec spec = tableSpec(0);
+            long bytes = 0;
+            PkOps ops = shape.primaryKey() ? new PkOps(spec.seed()) : null;
+            for (long i = 0; i < spec.rows(); i++) {
+                bytes += (shape.primaryKey() ? ops.next().row() : LogData.row(spec.seed(), i)).logicalBytes();
+            }
+            bytesPerTable = bytes;
+        }
+        return bytesPerTable;
+    }
+
+    /**
+     * Waits until every written bucket has a KV snapshot covering everything written so far; returns the
+     * snapshots' log offsets.
+     */
+    private Map<Integer, Long> awaitKvSnapshot(TablePath path) throws Exception {
+        Map<Integer, Long> ends = cluster.endOffsets(path, shape.buckets()).get();
+        Duration limit = shape.kvSnapshotInterval().multipliedBy(2).plus(KV_SNAPSHOT_MARGIN);
+        progress.accept("  waiting for KV snapshots of " + path + " (snapshot interval "
+                + Durations.text(shape.kvSnapshotInterval()) + ")");
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            Map<Integer, Long> snapshots = cluster.kvSnapshotOffsets(path, shape.buckets());
+            if (ends.entrySet().stream()
+                    .allMatch(e -> e.getValue() == 0 || snapshots.getOrDefault(e.getKey(), -1L) >= e.getValue())) {
+                return snapshots;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("No KV snapshot of " + path + " covered offsets " + ends + " within "
+                        + Durations.text(limit) + " (latest: " + snapshots + "); check --kv-snapshot-interval.");
+            }
+            Thread.sleep(KV_SNAPSHOT_POLL_MILLIS);
+        }
+    }
+
+    private Map<Integer, Long> latestKvSnapshots(TablePath table) {
+        try {
+            return cluster.kvSnapshotOffsets(table, shape.buckets());
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot read the KV snapshots of " + table, e);
+        }
+    }
+
+    /** Buckets whose offset in {@code offsets} lies past the base KV snapshot's log offset. */
+    static int bucketsPast(Map<Integer, Long> offsets, Map<Integer, Long> baseSnapshot) {
+        return (int) offsets.entrySet().stream()
+                .filter(e -> e.getValue() > baseSnapshot.getOrDefault(e.getKey(), Long.MAX_VALUE))
+                .count();
+    }
+
+    private final class BackfillWorkload implements Workload {
+        private final List<TablePath> tables;
+        private final long bytes;
+        private final Map<TablePath, Long> expected;
+        private final Map<TablePath, Map<Integer, Long>> baseSnapshots;
+
+        BackfillWorkload(
+                List<TablePath> tables,
+                long bytes,
+                Map<TablePath, Long> expected,
+                Map<TablePath, Map<Integer, Long>> baseSnapshots) {
+            this.tables = tables;
+            this.bytes = bytes;
+            this.expected = expected;
+            this.baseSnapshots = baseSnapshots;
+        }
+
+        @Override
+        public List<TablePath> tables() {
+            return tables;
+        }
+
+        @Override
+        public long rows() {
+            return shape.rowsPerTable() * shape.tables();
+        }
+
+        @Override
+        public long logicalBytes() {
+            return bytes;
+        }
+
+        @Override
+        public DataSpec spec() {
+            return tableSpec(0);
+        }
+
+        @Override
+        public Map<TablePath, Long> expectedLakeRows() {
+            return expected;
+        }
+
+        @Override
+        public Outcome drive(ChildJvm contender, Duration timeout) throws Exception {
+            Map<TablePath, Integer> bucketsByTable = new LinkedHashMap<>();
+            tables.forEach(t -> bucketsByTable.put(t, shape.buckets()));
+            AtomicInteger newerSnapshots = new AtomicInteger();
+            Outcome outcome = SyncWait.await(cluster, bucketsByTable, contender, timeout, progress,
+                    (table, firstCommit) -> {
+                        if (baseSnapshots.containsKey(table)) {
+                            newerSnapshots.addAndGet(bucketsPast(latestKvSnapshots(table), baseSnapshots.get(table)));
+                        }
+                    });
+            if (newerSnapshots.get() == 0) {
+                return outcome;
+            }
+            // Periodic KV snapshots go on: one taken after the tail was written may spare a bucket the changelog.
+            String remark = newerSnapshots.get() + " of " + shape.buckets() * tables.size()
+                    + " buckets had a KV snapshot newer than the base before the first commit";
+            return new Outcome(outcome.finished(), outcome.wallSeconds(),
+                    outcome.note() == null ? remark : outcome.note() + "; " + remark, outcome.lag());
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.lakesync.bench.scenario;
+
+/** A benchmark scenario: how to lay out and fill fresh tables for each contender run. */
+public interface Scenario {
+
+    /** Name on the command line and in the report. */
+    String name();
+
+    /** Whether the read and write bounds apply (single-table backfills). */
+    boolean hasBounds();
+
+    /**
+     * Creates fresh tables named after {@code runTag}, identical in content for every run, fills them (unless
+     * {@code withData} is false) and leaves them queued for tiering.
+     */
+    Workload prepare(String runTag, boolean withData) throws Exception;
+}

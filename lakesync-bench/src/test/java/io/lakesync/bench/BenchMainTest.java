@@ -1,0 +1,81 @@
+package io.lakesync.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakesync.bench.contender.Contender;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class BenchMainTest {
+
+    @TempDir Path dir;
+
+    private static BenchSettings parse(String... args) {
+        BenchMain main = new BenchMain();
+        new CommandLine(main).parseArgs(args);
+        return main.settings();
+    }
+
+    @Test
+    void scenarioDefaultsApplyUnlessGiven() {
+        BenchSettings log = parse("--scenario", "backfill-log");
+        assertThat(log.rows()).isEqualTo(1_000_000);
+        assertThat(log.buckets()).isEqualTo(8);
+        assertThat(log.freshness()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(log.runs()).isEqualTo(3);
+        assertThat(log.contenders()).containsExactly(
+                Contender.A, Contender.B, Contender.A_DEFAULT, Contender.READ_BOUND, Contender.WRITE_BOUND);
+        assertThat(log.out()).isEqualTo(Path.of("bench-backfill-log.json"));
+
+        BenchSettings many = parse("--scenario", "many-tables", "--rows", "50", "--freshness", "1min");
+        assertThat(many.tables()).isEqualTo(200);
+        assertThat(many.rows()).isEqualTo(50);
+        assertThat(many.freshness()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(parse("--scenario", "steady", "--contenders", "A,B").contenders())
+                .containsExactly(Contender.A, Contender.B);
+    }
+
+    @Test
+    void badValuesNameTheirOption() {
+        assertThatThrownBy(() -> parse("--scenario", "backfill")).hasMessageContaining("--scenario 'backfill'")
+                .hasMessageContaining("backfill-log");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--rows", "0")).hasMessageContaining("--rows");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--runs", "0")).hasMessageContaining("--runs");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--heap", "lots"))
+                .hasMessageContaining("--heap");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--timeout", "soon"))
+                .hasMessageContaining("--timeout");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--contenders", "A,Z"))
+                .hasMessageContaining("Unknown contender 'Z'");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-pk", "--pk-base-fraction", "0"))
+                .hasMessageContaining("--pk-base-fraction");
+        assertThatThrownBy(() -> parse("--scenario", "steady", "--rate", "0")).hasMessageContaining("--rate");
+    }
+
+    @Test
+    void commandLineReportsABadValueAsAUsageError() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new BenchMain()).setErr(new PrintWriter(err));
+        int code = cli.execute("--scenario", "backfill-log", "--buckets", "0");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("--buckets must be at least 1, got 0");
+    }
+
+    @Test
+    void refusesADataFolderThatIsNotEmpty() throws Exception {
+        Files.writeString(dir.resolve("something"), "x");
+        BenchMain main = new BenchMain();
+        new CommandLine(main).parseArgs("--scenario", "backfill-log", "--data-dir", dir.toString());
+        assertThatThrownBy(() -> new BenchRunner(main.settings(), line -> {}).run())
+                .hasMessageContaining("--data-dir")
+                .hasMessageContaining("not empty");
+    }
+}
