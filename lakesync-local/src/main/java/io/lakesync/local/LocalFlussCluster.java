@@ -14,6 +14,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -153,9 +154,13 @@ public final class LocalFlussCluster implements AutoCloseable {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         try (Connection connection = ConnectionFactory.createConnection(clientConfiguration())) {
             while (true) {
-                List<ServerNode> nodes = connection.getAdmin().getServerNodes().get();
-                if (nodes.stream().anyMatch(n -> n.serverType() == ServerType.TABLET_SERVER)) {
-                    return;
+                try {
+                    List<ServerNode> nodes = connection.getAdmin().getServerNodes().get();
+                    if (nodes.stream().anyMatch(n -> n.serverType() == ServerType.TABLET_SERVER)) {
+                        return;
+                    }
+                } catch (ExecutionException notYet) {
+                    // "Alive tablet server is empty": the coordinator has not seen it register yet.
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(

@@ -14,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +21,6 @@ import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,7 +66,7 @@ class ControlPlaneApiTest extends TieringTestBase {
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "1h")
                 .build());
-        append(path, rows(0, 300));
+        append(path, ids(0, 300));
 
         try (LakeSyncServer server = LakeSyncServer.start(config);
                 WebhookReceiver webhook = new WebhookReceiver()) {
@@ -160,13 +157,5 @@ class ControlPlaneApiTest extends TieringTestBase {
     private static JsonNode json(HttpResponse<String> response) throws Exception {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
-    }
-
-    private static List<InternalRow> rows(long from, long to) {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id));
-        }
-        return rows;
     }
 }

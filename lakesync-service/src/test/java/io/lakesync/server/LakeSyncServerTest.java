@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.state.ManualClock;
 import io.lakesync.local.LocalFlussCluster;
 import java.io.IOException;
 import java.net.ConnectException;

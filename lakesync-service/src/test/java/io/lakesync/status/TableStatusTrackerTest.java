@@ -8,16 +8,12 @@ import io.lakesync.tiering.round.RoundHooks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +27,7 @@ class TableStatusTrackerTest extends TieringTestBase {
         createTable(path, descriptor(true));
         createTable(off, descriptor(false));
         Instant beforeWrite = Instant.now();
-        append(path, rows(0, 1_000));
+        append(path, ids(0, 1_000));
         Instant afterWrite = Instant.now();
 
         TableStatusTracker tracker =
@@ -61,7 +57,7 @@ class TableStatusTrackerTest extends TieringTestBase {
         }
 
         Instant beforeMore = Instant.now();
-        append(path, rows(1_000, 1_500));
+        append(path, ids(1_000, 1_500));
         Instant afterMore = Instant.now();
         TableStatus behind = statusOf(tracker, path);
         assertThat(behind.pendingRecords()).isEqualTo(500);
@@ -90,13 +86,5 @@ class TableStatusTrackerTest extends TieringTestBase {
                 .property("table.datalake.enabled", String.valueOf(lake))
                 .property("table.datalake.freshness", "1s")
                 .build();
-    }
-
-    private static List<InternalRow> rows(long from, long to) {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id));
-        }
-        return rows;
     }
 }

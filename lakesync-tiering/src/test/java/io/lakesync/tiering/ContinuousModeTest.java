@@ -9,12 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import org.apache.fluss.metadata.Schema;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
-import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +24,7 @@ class ContinuousModeTest extends TieringTestBase {
     void busyTableKeepsSyncingUnderOneHandOutAndOthersAreNotStarved() throws Exception {
         TablePath busy = TablePath.of("fluss", "continuous_busy");
         TablePath other = TablePath.of("fluss", "continuous_other");
-        createTable(busy, descriptor());
+        createTable(busy, idTable(2, "2s"));
         TieringListener listener = new TieringListener() {
             @Override
             public void roundFinished(RoundResult result) {
@@ -40,7 +35,7 @@ class ContinuousModeTest extends TieringTestBase {
                 serviceConfig("continuous-instance", Map.of("tiering.workers", "1")), listener, RoundHooks.NONE, Clock.systemUTC())) {
             service.start();
             for (int batch = 0; batch < 8; batch++) {
-                append(busy, rows(batch * 500L, (batch + 1) * 500L));
+                append(busy, ids(batch * 500L, (batch + 1) * 500L));
                 Thread.sleep(500); // pacing the writer, not synchronisation
             }
             awaitTiered(busy);
@@ -52,10 +47,10 @@ class ContinuousModeTest extends TieringTestBase {
                     .as("several commits under one hand-out: %s", epochsOfCommits)
                     .isLessThan(epochsOfCommits.size());
 
-            createTable(other, descriptor());
-            append(other, rows(0, 100));
+            createTable(other, idTable(2, "2s"));
+            append(other, ids(0, 100));
             for (int batch = 8; batch < 14; batch++) {
-                append(busy, rows(batch * 500L, (batch + 1) * 500L));
+                append(busy, ids(batch * 500L, (batch + 1) * 500L));
                 Thread.sleep(300); // pacing the writer, not synchronisation
             }
             awaitTiered(other);
@@ -65,22 +60,5 @@ class ContinuousModeTest extends TieringTestBase {
         assertThat(lakeRows).hasSize(14 * 500);
         assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(14 * 500);
         assertThat(readLake(other, "id")).hasSize(100);
-    }
-
-    private static TableDescriptor descriptor() {
-        return TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
-                .distributedBy(2, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "2s")
-                .build();
-    }
-
-    private static List<InternalRow> rows(long from, long to) {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id));
-        }
-        return rows;
     }
 }

@@ -7,18 +7,11 @@ import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundStage;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.fluss.metadata.Schema;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
-import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,10 +25,10 @@ class DropAndRecreateTest extends TieringTestBase {
 
     @Test
     void droppedTableIsAbandonedAndOthersKeepSyncing() throws Exception {
-        createTable(VICTIM, descriptor());
-        createTable(BYSTANDER, descriptor());
-        append(VICTIM, rows(0, 1_000));
-        append(BYSTANDER, rows(0, 1_000));
+        createTable(VICTIM, idTable(2, "1s"));
+        createTable(BYSTANDER, idTable(2, "1s"));
+        append(VICTIM, ids(0, 1_000));
+        append(BYSTANDER, ids(0, 1_000));
 
         CountDownLatch victimWritten = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -59,11 +52,11 @@ class DropAndRecreateTest extends TieringTestBase {
             service.start();
             assertThat(victimWritten.await(60, TimeUnit.SECONDS)).isTrue();
             admin.dropTable(VICTIM, false).get();
-            createTable(VICTIM, descriptor());
-            append(VICTIM, rows(5_000, 5_300));
+            createTable(VICTIM, idTable(2, "1s"));
+            append(VICTIM, ids(5_000, 5_300));
             release.countDown();
 
-            append(BYSTANDER, rows(1_000, 2_000));
+            append(BYSTANDER, ids(1_000, 2_000));
             awaitTiered(BYSTANDER);
             awaitTiered(VICTIM);
         }
@@ -73,22 +66,5 @@ class DropAndRecreateTest extends TieringTestBase {
                 .allSatisfy(id -> assertThat(id).isBetween(5_000L, 5_299L));
         assertThat(readLake(BYSTANDER, "id")).hasSize(2_000);
         assertThat(victimFailures.get()).as("the dropped table is given up, not retried in a loop").isLessThanOrEqualTo(1);
-    }
-
-    private static TableDescriptor descriptor() {
-        return TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).build())
-                .distributedBy(2, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build();
-    }
-
-    private static List<InternalRow> rows(long from, long to) {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id));
-        }
-        return rows;
     }
 }

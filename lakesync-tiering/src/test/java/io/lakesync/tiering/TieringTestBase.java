@@ -89,6 +89,28 @@ public abstract class TieringTestBase {
         return service;
     }
 
+    /**
+     * A lake-enabled table of one BIGINT column {@code id}, distributed by it over {@code buckets} buckets, with
+     * the given {@code table.datalake.freshness}.
+     */
+    public static TableDescriptor idTable(int buckets, String freshness) {
+        return TableDescriptor.builder()
+                .schema(org.apache.fluss.metadata.Schema.newBuilder().column("id", org.apache.fluss.types.DataTypes.BIGINT()).build())
+                .distributedBy(buckets, "id")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", freshness)
+                .build();
+    }
+
+    /** Rows of {@link #idTable}: ids {@code from} (inclusive) to {@code to} (exclusive). */
+    public static List<InternalRow> ids(long from, long to) {
+        List<InternalRow> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            rows.add(org.apache.fluss.row.GenericRow.of(id));
+        }
+        return rows;
+    }
+
     public static TableInfo createTable(TablePath path, TableDescriptor descriptor) throws Exception {
         admin.createTable(path, descriptor, false).get();
         return admin.getTableInfo(path).get();
