@@ -72,6 +72,10 @@ public final class TieringService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TieringService.class);
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    private static final Map<String, String> TIERING_CLIENT_DEFAULTS = Map.of(
+            ConfigOptions.CLIENT_SCANNER_LOG_MAX_POLL_RECORDS.key(), "8192",
+            ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET.key(), "8mb",
+            ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES.key(), "64mb");
 
     private final LakeSyncConfig config;
     private final TieringListener listener;
@@ -130,6 +134,13 @@ public final class TieringService implements AutoCloseable {
             return;
         }
         Configuration flussConf = config.flussClientConfiguration();
+        // Bulk reading wants bigger fetches and polls than the client's interactive defaults (500 records,
+        // 1 MB per bucket); a user's own fluss.* settings win.
+        TIERING_CLIENT_DEFAULTS.forEach((key, value) -> {
+            if (!flussConf.containsKey(key)) {
+                flussConf.setString(key, value);
+            }
+        });
         if (!flussConf.containsKey(ConfigOptions.BOOTSTRAP_SERVERS.key())) {
             throw new IllegalArgumentException(
                     "Config key 'fluss.bootstrap.servers' is not set: lakesync needs the address of the Fluss cluster.");
