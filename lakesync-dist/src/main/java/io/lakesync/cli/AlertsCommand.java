@@ -25,9 +25,13 @@ final class AlertsCommand {
             TextTable table = new TextTable("RULE", "CONDITION", "FOR", "TABLES", "SEVERITY", "CHANNELS");
             for (JsonNode r : api.get("/api/v1/alerts/rules")) {
                 String window = text(r, "window");
+                String metric = r.get("metric").asText();
+                String threshold = r.get("threshold").asText();
+                if (metric.endsWith("Ms") && threshold.matches("\\d+(\\.0+)?")) {
+                    threshold = StatusCommand.duration((long) Double.parseDouble(threshold));
+                }
                 table.row(r.get("name").asText(),
-                        r.get("metric").asText() + " " + r.get("comparison").asText() + " " + r.get("threshold").asText()
-                                + (window == null ? "" : " in " + window),
+                        metric + " " + r.get("comparison").asText() + " " + threshold + (window == null ? "" : " in " + window),
                         text(r, "for"), text(r, "tables"), text(r, "severity"), r.get("channels").toString());
             }
             table.print(out);
