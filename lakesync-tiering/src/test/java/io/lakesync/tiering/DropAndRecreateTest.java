@@ -11,6 +11,10 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +57,13 @@ class DropAndRecreateTest extends TieringTestBase {
             assertThat(victimWritten.await(60, TimeUnit.SECONDS)).isTrue();
             admin.dropTable(VICTIM, false).get();
             createTable(VICTIM, idTable(2, "1s"));
-            append(VICTIM, ids(5_000, 5_300));
+            // A fresh connection: the shared one may still route the name to the dropped table's id.
+            try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration());
+                    Table table = fresh.getTable(VICTIM)) {
+                AppendWriter writer = table.newAppend().createWriter();
+                ids(5_000, 5_300).forEach(writer::append);
+                writer.flush();
+            }
             release.countDown();
 
             append(BYSTANDER, ids(1_000, 2_000));
