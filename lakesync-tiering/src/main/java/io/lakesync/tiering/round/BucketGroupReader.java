@@ -129,8 +129,11 @@ final class BucketGroupReader {
     record GroupResult(List<BucketProgress> buckets, List<CommitMessage> messages, boolean forceFinished) {}
 
     private static final class Cursor {
+        /** {@link #tieredEnd} before any progress; a primitive, as it is set for every record. */
+        static final long NONE = Long.MIN_VALUE;
+
         final BucketRange range;
-        Long tieredEnd;
+        long tieredEnd = NONE;
         long maxTimestamp = -1;
         long records;
         boolean done;
@@ -154,7 +157,7 @@ final class BucketGroupReader {
                 tieredEnd = offset + 1;
                 maxTimestamp = Math.max(maxTimestamp, record.timestamp());
             }
-            done = passedEnd || (tieredEnd != null && tieredEnd >= range.endOffset());
+            done = passedEnd || (tieredEnd != NONE && tieredEnd >= range.endOffset());
             if (done) {
                 tieredEnd = range.endOffset();
             }
@@ -162,7 +165,7 @@ final class BucketGroupReader {
         }
 
         BucketProgress progress() {
-            return new BucketProgress(range, tieredEnd, maxTimestamp, records);
+            return new BucketProgress(range, tieredEnd == NONE ? null : tieredEnd, maxTimestamp, records);
         }
     }
 }
