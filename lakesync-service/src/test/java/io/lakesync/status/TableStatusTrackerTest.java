@@ -1,13 +1,17 @@
 package io.lakesync.status;
 
+import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
 import io.lakesync.tiering.round.RoundHooks;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.Schema;
@@ -15,6 +19,8 @@ import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataTypes;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.schema.SchemaChange;
 import org.junit.jupiter.api.Test;
 
 /** Status values measured against what was written and tiered on the real stack. */
@@ -65,6 +71,47 @@ class TableStatusTrackerTest extends TieringTestBase {
         assertThat(behind.checkpointAge()).isPositive();
         assertThat(tracker.history(path)).hasSizeGreaterThanOrEqualTo(3);
         assertThat(tracker.history(path).get(0).pendingRecords()).isEqualTo(1_000);
+    }
+
+    @Test
+    void failingTablesShowBlockedAndRetryingWithTheirReasonWhileOthersStayUpToDate() throws Exception {
+        TablePath altered = TablePath.of("fluss", "tracked_altered");
+        TablePath flaky = TablePath.of("fluss", "tracked_flaky");
+        TablePath healthy = TablePath.of("fluss", "tracked_healthy");
+        for (TablePath path : List.of(altered, flaky, healthy)) {
+            createTable(path, idTable(1, "1s"));
+            append(path, ids(0, 100));
+        }
+        lake.catalog().alterTable(
+                Identifier.create("fluss", "tracked_altered"), SchemaChange.addColumn("extra", org.apache.paimon.types.DataTypes.INT()), false);
+        Path bucketDir = cluster.warehouse().resolve("fluss.db").resolve("tracked_flaky").resolve("bucket-0");
+        Files.createDirectories(bucketDir.getParent());
+        Files.writeString(bucketDir, "in the way");
+
+        TableStatusTracker tracker =
+                new TableStatusTracker(new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 100);
+        try (TieringService service = new TieringService(
+                serviceConfig("failing-instance", Map.of("tiering.blocked-recheck-interval", "1s")), tracker, RoundHooks.NONE, Clock.systemUTC())) {
+            service.start();
+            awaitTiered(healthy);
+            eventually(Duration.ofSeconds(60), () -> {
+                tracker.refresh();
+                TableStatus blocked = tracker.table(altered).orElseThrow();
+                assertThat(blocked.state()).isEqualTo(TableState.BLOCKED);
+                assertThat(blocked.reason()).contains("Lake table of fluss.tracked_altered was changed outside Fluss");
+                TableStatus retrying = tracker.table(flaky).orElseThrow();
+                assertThat(retrying.state()).isEqualTo(TableState.RETRYING);
+                assertThat(retrying.activity().consecutiveFailures()).isGreaterThanOrEqualTo(2);
+                assertThat(retrying.activity().nextRetryAt()).isNotNull();
+                assertThat(tracker.table(healthy).orElseThrow().state()).isEqualTo(TableState.UP_TO_DATE);
+            });
+            Files.delete(bucketDir);
+            awaitTiered(flaky);
+            eventually(Duration.ofSeconds(30), () -> {
+                tracker.refresh();
+                assertThat(tracker.table(flaky).orElseThrow().state()).isEqualTo(TableState.UP_TO_DATE);
+            });
+        }
     }
 
     private static TableStatus statusOf(TableStatusTracker tracker, TablePath path) throws Exception {
