@@ -75,8 +75,12 @@ public final class TableRound {
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
 
-        Optional<TieringSnapshot> lakeBase = reconcile(committer);
-        Map<TableBucket, Long> tieredOffsets = latestTieredOffsets();
+        Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
+        LakeSnapshot known = latestLakeSnapshot();
+        if (registerMissing(lakeBase, known)) {
+            known = latestLakeSnapshot();
+        }
+        Map<TableBucket, Long> tieredOffsets = known == null ? Map.of() : known.getTableBucketsOffset();
         List<BucketRange> ranges = new RoundPlanner(admin).plan(tableInfo, tieredOffsets);
         env.hooks().reached(RoundStage.PLANNED, assignment);
         if (ranges.isEmpty()) {
@@ -141,14 +145,13 @@ public final class TableRound {
 
     /**
      * Registers a Paimon tiering snapshot the coordinator has not heard of (the previous round crashed between
-     * the two commits), so this round starts after it instead of tiering its range a second time.
+     * the two commits), so this round starts after it instead of tiering its range a second time. Returns
+     * whether it registered one (the coordinator's offsets then changed).
      */
-    private Optional<TieringSnapshot> reconcile(LakeSnapshotCommitter committer) throws Exception {
-        Optional<TieringSnapshot> lakeLatest = committer.latestTieringSnapshot();
+    private boolean registerMissing(Optional<TieringSnapshot> lakeLatest, LakeSnapshot known) throws Exception {
         if (lakeLatest.isEmpty()) {
-            return lakeLatest;
+            return false;
         }
-        LakeSnapshot known = latestLakeSnapshot();
         if (known == null || lakeLatest.get().snapshotId() > known.getSnapshotId()) {
             LOG.info(
                     "Table {}: Paimon snapshot {} is not registered with the coordinator (known: {}); registering it",
@@ -163,13 +166,9 @@ public final class TableRound {
                                     lakeLatest.get().offsetsPath(),
                                     Map.of(),
                                     Map.of()));
+            return true;
         }
-        return lakeLatest;
-    }
-
-    private Map<TableBucket, Long> latestTieredOffsets() throws Exception {
-        LakeSnapshot snapshot = latestLakeSnapshot();
-        return snapshot == null ? Map.of() : snapshot.getTableBucketsOffset();
+        return false;
     }
 
     private LakeSnapshot latestLakeSnapshot() throws Exception {
