@@ -1,6 +1,7 @@
 package io.lakesync.bench;
 
 import io.lakesync.bench.cluster.BenchCluster;
+import io.lakesync.bench.cluster.LakeTables;
 import io.lakesync.bench.contender.ChildArgs;
 import io.lakesync.bench.contender.ChildJvm;
 import io.lakesync.bench.contender.ChildProtocol;
@@ -183,15 +184,11 @@ public final class BenchRunner {
             throws Exception {
         boolean read = contender == Contender.READ_BOUND;
         Workload workload = scenario.prepare(tag, read);
-        TablePath source = workload.tables().get(0);
-        TablePath scratch = TablePath.of("bench_scratch", source.getTableName());
+        List<TablePath> scratches = read ? List.of() : workload.tables().stream().map(LakeTables::scratchOf).toList();
         try {
             ChildArgs args = baseArgs(cluster, contender, dataDir.resolve("work").resolve(tag));
-            if (read) {
-                args.values().put(ChildArgs.TABLES, ChildArgs.tableList(workload.tables()));
-            } else {
-                args.values().put(ChildArgs.LAKE_SOURCE, source.toString());
-                args.values().put(ChildArgs.LAKE_SCRATCH, scratch.toString());
+            args.values().put(ChildArgs.TABLES, ChildArgs.tableList(workload.tables()));
+            if (!read) {
                 args.values().putAll(workload.spec().toArgs());
             }
             try (ChildJvm child = ChildJvm.launch(args, settings.heap(), logs.resolve(tag + ".log"))) {
@@ -219,13 +216,18 @@ public final class BenchRunner {
                 Duration cpu = child.cpu().minus(cpuBefore);
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
-                long files = read ? 0 : cluster.lake().countFiles(scratch);
+                long files = 0;
+                for (TablePath scratch : scratches) {
+                    files += cluster.lake().countFiles(scratch);
+                }
                 return new RunResult(contender.label(), run, note == null, note, workload.rows(),
                         workload.logicalBytes(), wall, startup, cpu.toNanos() / 1e9, peakRss, peakHeap(stats), files,
                         null, null, null);
             }
         } finally {
-            cluster.lake().drop(scratch);
+            for (TablePath scratch : scratches) {
+                cluster.lake().drop(scratch);
+            }
             for (TablePath table : workload.tables()) {
                 cluster.drop(table);
             }

@@ -8,6 +8,7 @@ import io.lakesync.tiering.coordinator.HeartbeatResponse;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TableEpoch;
 import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.tiering.lake.HadoopConfigFiles;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundControl;
 import io.lakesync.tiering.round.RoundEnvironment;
@@ -505,6 +506,7 @@ public final class TieringService implements AutoCloseable {
         return runnable -> {
             Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
             thread.setDaemon(true);
+            thread.setContextClassLoader(HadoopConfigFiles.over(thread.getContextClassLoader()));
             return thread;
         };
     }

@@ -16,10 +16,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.client.metadata.MetadataUpdater;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.TableBucket;
@@ -42,6 +44,10 @@ public final class BenchCluster implements AutoCloseable {
     public static final Duration QUEUE_FRESHNESS = Duration.ofSeconds(1);
     /** The queue freshness plus the coordinator timer's one-second tick plus margin. */
     private static final Duration QUEUE_SETTLE = Duration.ofSeconds(3);
+
+    private static final int CREATE_ATTEMPTS = 3;
+    private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration LEADER_POLL = Duration.ofMillis(50);
 
     private final LocalFlussCluster cluster;
     private final Connection connection;
@@ -88,12 +94,47 @@ public final class BenchCluster implements AutoCloseable {
         return lake;
     }
 
-    /** Creates a lake-enabled table that the coordinator queues for tiering about a second later. */
+    /**
+     * Creates a lake-enabled table that the coordinator queues for tiering about a second later.
+     *
+     * <p>Fluss 0.9.1 can leave a bucket of a table created right after many drops without a leader for good, and
+     * a writer then waits forever; such a table is dropped and created again (at most {@value #CREATE_ATTEMPTS}
+     * times).
+     */
     public void createTable(TablePath path, boolean primaryKey, int buckets) throws Exception {
         admin.createDatabase(path.getDatabaseName(), DatabaseDescriptor.EMPTY, true).get();
         TableDescriptor descriptor = BenchSchema.descriptor(primaryKey, buckets, QUEUE_FRESHNESS);
-        admin.createTable(path, descriptor, false).get();
-        createdAtNanos.put(path, System.nanoTime());
+        for (int attempt = 1; ; attempt++) {
+            admin.createTable(path, descriptor, false).get();
+            createdAtNanos.put(path, System.nanoTime());
+            if (awaitLeaders(path, buckets)) {
+                return;
+            }
+            if (attempt == CREATE_ATTEMPTS) {
+                throw new IllegalStateException("Fluss left a bucket of " + path + " without a leader "
+                        + CREATE_ATTEMPTS + " times in a row; the benchmark cannot write its data.");
+            }
+            admin.dropTable(path, true).get();
+        }
+    }
+
+    private boolean awaitLeaders(TablePath path, int buckets) throws Exception {
+        long tableId = admin.getTableInfo(path).get().getTableId();
+        MetadataUpdater metadata = ((FlussConnection) connection).getMetadataUpdater();
+        long deadline = System.nanoTime() + LEADER_TIMEOUT.toNanos();
+        while (true) {
+            metadata.updateTableOrPartitionMetadata(path, null);
+            boolean allLed = IntStream.range(0, buckets)
+                    .mapToObj(b -> metadata.getBucketLocation(new TableBucket(tableId, b)))
+                    .allMatch(location -> location.isPresent() && location.get().getLeader() != null);
+            if (allLed) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(LEADER_POLL.toMillis());
+        }
     }
 
     /**

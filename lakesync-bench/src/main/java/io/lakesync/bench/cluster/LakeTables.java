@@ -22,6 +22,8 @@ import org.apache.paimon.table.source.Split;
 /** The Paimon side of benchmark tables: how many rows and files a contender left in the warehouse. */
 public final class LakeTables implements AutoCloseable {
 
+    private static final String SCRATCH_DATABASE = "bench_scratch";
+
     private final Catalog catalog;
 
     public LakeTables(Map<String, String> catalogOptions) {
@@ -31,6 +33,11 @@ public final class LakeTables implements AutoCloseable {
     /** Opens a catalog, as the child processes do, from the options of {@link BenchCluster#lakeCatalogOptions}. */
     public static Catalog openCatalog(Map<String, String> catalogOptions) {
         return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(catalogOptions)));
+    }
+
+    /** Where the write bound writes the rows of {@code source}: a table of that name in its own database. */
+    public static TablePath scratchOf(TablePath source) {
+        return TablePath.of(SCRATCH_DATABASE, source.getTableName());
     }
 
     public static Identifier identifier(TablePath path) {

@@ -15,8 +15,6 @@ public final class ChildArgs {
     public static final String BOOTSTRAP = LakeSyncOptions.FLUSS_PREFIX + "bootstrap.servers";
     public static final String WORK_DIR = "work.dir";
     public static final String TABLES = "tables";
-    public static final String LAKE_SOURCE = "lake.source";
-    public static final String LAKE_SCRATCH = "lake.scratch";
 
     private final Map<String, String> values;
 

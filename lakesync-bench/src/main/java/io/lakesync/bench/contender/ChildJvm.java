@@ -45,12 +45,15 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts {@link ContenderMain} with {@code args} in a new JVM of max heap {@code heap} (e.g. {@code 2g}). */
+    static final String EXTRA_FLAGS_ENV = "BENCH_CONTENDER_JVM_OPTS";
+
     public static ChildJvm launch(ChildArgs args, String heap, Path logFile) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.add("-Xmx" + heap);
         command.addAll(inheritedFlags());
+        command.addAll(extraFlags(System.getenv(EXTRA_FLAGS_ENV)));
         command.add("-Dlog4j2.configurationFile=" + LOG_CONFIG);
         command.add("-cp");
         command.add(loggingFirst(System.getProperty("java.class.path")));
@@ -61,6 +64,17 @@ public final class ChildJvm implements AutoCloseable {
                         .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                         .start();
         return new ChildJvm(process, logFile);
+    }
+
+    /**
+     * Flags from {@value #EXTRA_FLAGS_ENV} (space separated), added to every contender JVM: how to profile a
+     * contender, e.g. {@code -XX:StartFlightRecording=filename=b.jfr}.
+     */
+    static List<String> extraFlags(String value) {
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        return List.of(value.trim().split("\\s+"));
     }
 
     /** This JVM's {@code --add-opens}/{@code --add-exports} and Netty flags, which Fluss needs in every JVM. */

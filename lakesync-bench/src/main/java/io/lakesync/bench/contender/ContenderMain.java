@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 
 /**
  * Entry point of a contender child process: runs one tiering engine or bound and speaks {@link ChildProtocol}
@@ -47,8 +50,21 @@ public final class ContenderMain {
             exitCode = 1;
         }
         System.err.flush();
+        writeFlightRecordings();
         // Engines leave non-daemon threads behind (Flink, Fluss clients); their work is over.
         Runtime.getRuntime().halt(exitCode);
+    }
+
+    /** Halting skips JFR's dump on exit: stopping a recording that has a file writes it. */
+    private static void writeFlightRecordings() {
+        if (!FlightRecorder.isInitialized()) {
+            return;
+        }
+        for (Recording recording : FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (recording.getDestination() != null && recording.getState() == RecordingState.RUNNING) {
+                recording.stop();
+            }
+        }
     }
 
     private static TieringEngine engine(Contender contender, ChildArgs args, Path workDir) {
@@ -66,11 +82,7 @@ public final class ContenderMain {
         return switch (contender) {
             case READ_BOUND -> new FlussReadBound(args.require(ChildArgs.BOOTSTRAP), args.tables(), workDir);
             case WRITE_BOUND -> new PaimonWriteBound(
-                    args.lakeOptions(),
-                    ChildArgs.tablePath(args.require(ChildArgs.LAKE_SOURCE)),
-                    ChildArgs.tablePath(args.require(ChildArgs.LAKE_SCRATCH)),
-                    DataSpec.fromArgs(args.values()),
-                    workDir);
+                    args.lakeOptions(), args.tables(), DataSpec.fromArgs(args.values()), workDir);
             default -> throw new IllegalArgumentException(contender.label() + " is not a bound");
         };
     }

@@ -11,6 +11,9 @@ import java.util.Optional;
 /** Contender B: lakesync's native engine with its default settings; only the addresses and folder are set. */
 final class LakesyncTieringEngine implements TieringEngine {
 
+    /** Settings to try on B (comma-separated {@code key=value}); the reported results use none. */
+    static final String OVERRIDES_ENV = "BENCH_B_SETTINGS";
+
     private final LakeSyncConfig config;
     private TieringService service;
 
@@ -19,7 +22,22 @@ final class LakesyncTieringEngine implements TieringEngine {
         settings.put(ChildArgs.BOOTSTRAP, bootstrapServers);
         lakeOptions.forEach((k, v) -> settings.put(LakeSyncOptions.LAKE_PREFIX + k, v));
         settings.put(LakeSyncOptions.DATA_DIR.key(), workDir.toString());
+        settings.putAll(overrides(System.getenv(OVERRIDES_ENV)));
         this.config = LakeSyncConfig.fromMap(settings, "benchmark contender B");
+    }
+
+    static Map<String, String> overrides(String value) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (value != null && !value.isBlank()) {
+            for (String pair : value.split(",")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException(OVERRIDES_ENV + " must be key=value pairs separated by commas, not '" + pair + "'");
+                }
+                settings.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            }
+        }
+        return settings;
     }
 
     @Override

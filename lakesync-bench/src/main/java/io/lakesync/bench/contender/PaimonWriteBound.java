@@ -40,10 +40,12 @@ import org.apache.paimon.types.RowKind;
 /**
  * The write bound: writes the rows a tiering writes, generated in this process instead of read from Fluss,
  * into a scratch Paimon table created with the lake table's schema and options (write-only, as the tiering
- * writes), with one writer thread per core, then commits once. A primary-key table gets the snapshot rows (+I) and then the changelog of the
- * tail (+I, -U/+U, -D), as a tiering from KV snapshot plus changelog writes them.
+ * writes), with one writer thread per core, then commits once. A primary-key table gets the snapshot rows (+I)
+ * and then the changelog of the tail (+I, -U/+U, -D), as a tiering from KV snapshot plus changelog writes them.
+ * Several tables (many-tables) are written and committed one table per task, one task per core at a time.
  */
 final class PaimonWriteBound implements Bound {
+
 
     private static final int BATCH = 1024;
     private static final int QUEUED_BATCHES = 16;
@@ -51,20 +53,18 @@ final class PaimonWriteBound implements Bound {
     private static final int BUCKET_FIELD = 6;
 
     private final Map<String, String> lakeOptions;
-    private final TablePath source;
-    private final TablePath scratch;
-    private final DataSpec spec;
+    private final List<TablePath> sources;
+    private final DataSpec firstSpec;
     private final Path ioDir;
     private Catalog catalog;
-    private FileStoreTable table;
+    private final List<FileStoreTable> tables = new ArrayList<>();
     private final LongAdder rowsWritten = new LongAdder();
 
-    PaimonWriteBound(
-            Map<String, String> lakeOptions, TablePath source, TablePath scratch, DataSpec spec, Path workDir) {
+    /** {@code firstSpec} is the first table's; table i holds {@code firstSpec.ofTable(i)}. */
+    PaimonWriteBound(Map<String, String> lakeOptions, List<TablePath> sources, DataSpec firstSpec, Path workDir) {
         this.lakeOptions = lakeOptions;
-        this.source = source;
-        this.scratch = scratch;
-        this.spec = spec;
+        this.sources = sources;
+        this.firstSpec = firstSpec;
         this.ioDir = workDir.resolve("paimon-io");
     }
 
@@ -72,6 +72,13 @@ final class PaimonWriteBound implements Bound {
     public void prepare() throws Exception {
         Files.createDirectories(ioDir);
         catalog = LakeTables.openCatalog(lakeOptions);
+        for (TablePath source : sources) {
+            tables.add(createScratch(source));
+        }
+    }
+
+    private FileStoreTable createScratch(TablePath source) throws Exception {
+        TablePath scratch = LakeTables.scratchOf(source);
         TableSchema schema = ((FileStoreTable) catalog.getTable(LakeTables.identifier(source))).schema();
         Map<String, String> options = new HashMap<>(schema.options());
         // The scratch table lives where the catalog puts it, not at the lake table's path.
@@ -86,26 +93,42 @@ final class PaimonWriteBound implements Bound {
                         options,
                         schema.comment()),
                 false);
-        table = ((FileStoreTable) catalog.getTable(LakeTables.identifier(scratch))).copy(Map.of("write-only", "true"));
+        return ((FileStoreTable) catalog.getTable(LakeTables.identifier(scratch))).copy(Map.of("write-only", "true"));
     }
 
     @Override
     public Map<String, Object> run() throws Exception {
-        BatchWriteBuilder builder = table.newBatchWriteBuilder();
-        List<CommitMessage> messages =
-                spec.primaryKey() ? writePrimaryKey(builder) : writeLog(builder);
-        try (BatchTableCommit commit = builder.newCommit()) {
-            commit.commit(messages);
+        if (tables.size() == 1) {
+            writeAndCommit(tables.get(0), firstSpec, writers(firstSpec));
+        } else {
+            List<Callable<Void>> perTable = new ArrayList<>();
+            for (int i = 0; i < tables.size(); i++) {
+                FileStoreTable table = tables.get(i);
+                DataSpec spec = firstSpec.ofTable(i);
+                perTable.add(() -> {
+                    writeAndCommit(table, spec, 1);
+                    return null;
+                });
+            }
+            runAll(perTable, Runtime.getRuntime().availableProcessors());
         }
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("rowsWritten", rowsWritten.sum());
         return figures;
     }
 
-    /** Each writer writes every {@code writers()}-th row. */
-    private List<CommitMessage> writeLog(BatchWriteBuilder builder) throws Exception {
+    private void writeAndCommit(FileStoreTable table, DataSpec spec, int writers) throws Exception {
+        BatchWriteBuilder builder = table.newBatchWriteBuilder();
+        List<CommitMessage> messages =
+                spec.primaryKey() ? writePrimaryKey(builder, spec, writers) : writeLog(builder, spec, writers);
+        try (BatchTableCommit commit = builder.newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
+    /** Each writer writes every {@code writers}-th row. */
+    private List<CommitMessage> writeLog(BatchWriteBuilder builder, DataSpec spec, int writers) throws Exception {
         long now = System.currentTimeMillis();
-        int writers = writers();
         List<Callable<List<CommitMessage>>> tasks = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
             int first = w;
@@ -121,14 +144,14 @@ final class PaimonWriteBound implements Bound {
                 }
             });
         }
-        return runAll(tasks);
+        return runAll(tasks, tasks.size()).stream().flatMap(List::stream).toList();
     }
 
     /**
      * Writer threads: one per core (at most one per bucket), like a tiering running one writer per core. Each
      * Paimon writer takes a write buffer of its own, so more writers than cores only add memory pressure.
      */
-    private int writers() {
+    private static int writers(DataSpec spec) {
         return Math.max(1, Math.min(spec.buckets(), Runtime.getRuntime().availableProcessors()));
     }
 
@@ -137,9 +160,9 @@ final class PaimonWriteBound implements Bound {
      * handed, in batches, to the writers; bucket b always goes to writer b mod writers, so every bucket has a
      * single writer as in a tiering.
      */
-    private List<CommitMessage> writePrimaryKey(BatchWriteBuilder builder) throws Exception {
+    private List<CommitMessage> writePrimaryKey(BatchWriteBuilder builder, DataSpec spec, int writerCount)
+            throws Exception {
         long now = System.currentTimeMillis();
-        int writerCount = writers();
         List<BlockingQueue<List<GenericRow>>> queues = new ArrayList<>();
         List<Callable<List<CommitMessage>>> tasks = new ArrayList<>();
         for (int w = 0; w < writerCount; w++) {
@@ -222,14 +245,14 @@ final class PaimonWriteBound implements Bound {
         return write;
     }
 
-    private static List<CommitMessage> runAll(List<Callable<List<CommitMessage>>> tasks) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(tasks.size(), daemon("write-bound"));
+    private static <T> List<T> runAll(List<Callable<T>> tasks, int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, daemon("write-bound"));
         try {
-            List<CommitMessage> messages = new ArrayList<>();
-            for (Future<List<CommitMessage>> done : pool.invokeAll(tasks)) {
-                messages.addAll(done.get());
+            List<T> results = new ArrayList<>();
+            for (Future<T> done : pool.invokeAll(tasks)) {
+                results.add(done.get());
             }
-            return messages;
+            return results;
         } finally {
             pool.shutdownNow();
         }

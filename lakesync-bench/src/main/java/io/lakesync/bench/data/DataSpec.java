@@ -32,6 +32,11 @@ public record DataSpec(boolean primaryKey, long rows, long seed, int buckets, do
         return new DataSpec(true, rows, seed, buckets, baseFraction);
     }
 
+    /** Table {@code index} of a several-table scenario: this spec with its own seed ({@code seed + index}). */
+    public DataSpec ofTable(int index) {
+        return new DataSpec(primaryKey, rows, seed + index, buckets, baseFraction);
+    }
+
     /** Operations written before the KV snapshot (all rows for a log table). */
     public long baseRows() {
         return primaryKey ? (long) Math.floor(rows * baseFraction) : rows;

@@ -86,7 +86,7 @@ public final class BackfillScenario implements Scenario {
 
     @Override
     public boolean hasBounds() {
-        return shape.tables() == 1;
+        return true;
     }
 
     @Override
@@ -103,6 +103,7 @@ public final class BackfillScenario implements Scenario {
         }
         Map<TablePath, Long> expected = new LinkedHashMap<>();
         Map<TablePath, Map<Integer, Long>> baseSnapshots = new LinkedHashMap<>();
+        Map<TablePath, Map<Integer, Long>> endOffsets = new LinkedHashMap<>();
         long bytes = 0;
         if (withData) {
             progress.accept(String.format("  writing %,d %s into %s", shape.rowsPerTable() * shape.tables(),
@@ -117,18 +118,20 @@ public final class BackfillScenario implements Scenario {
                 }
                 expected.put(paths.get(i), loader.expectedLakeRows());
                 bytes += loader.logicalBytes();
+                endOffsets.put(paths.get(i), cluster.endOffsets(paths.get(i), shape.buckets()).get());
             }
             cluster.queue(paths, shape.freshness());
         } else {
             bytes = shape.tables() * bytesPerTable();
         }
-        return new BackfillWorkload(paths, bytes, expected, baseSnapshots);
+        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets);
     }
 
     private DataSpec tableSpec(int table) {
-        return shape.primaryKey()
-                ? DataSpec.primaryKey(shape.rowsPerTable(), shape.seed() + table, shape.buckets(), shape.baseFraction())
-                : DataSpec.log(shape.rowsPerTable(), shape.seed() + table, shape.buckets());
+        DataSpec first = shape.primaryKey()
+                ? DataSpec.primaryKey(shape.rowsPerTable(), shape.seed(), shape.buckets(), shape.baseFraction())
+                : DataSpec.log(shape.rowsPerTable(), shape.seed(), shape.buckets());
+        return first.ofTable(table);
     }
 
     /** Payload bytes of one table's rows, by generating them (for runs that do not write them). */
@@ -189,16 +192,20 @@ public final class BackfillScenario implements Scenario {
         private final long bytes;
         private final Map<TablePath, Long> expected;
         private final Map<TablePath, Map<Integer, Long>> baseSnapshots;
+        /** Fluss end offsets once the data was written: what every bucket must reach in the lake. */
+        private final Map<TablePath, Map<Integer, Long>> endOffsets;
 
         BackfillWorkload(
                 List<TablePath> tables,
                 long bytes,
                 Map<TablePath, Long> expected,
-                Map<TablePath, Map<Integer, Long>> baseSnapshots) {
+                Map<TablePath, Map<Integer, Long>> baseSnapshots,
+                Map<TablePath, Map<Integer, Long>> endOffsets) {
             this.tables = tables;
             this.bytes = bytes;
             this.expected = expected;
             this.baseSnapshots = baseSnapshots;
+            this.endOffsets = endOffsets;
         }
 
         @Override
@@ -228,10 +235,8 @@ public final class BackfillScenario implements Scenario {
 
         @Override
         public Outcome drive(ChildJvm contender, Duration timeout) throws Exception {
-            Map<TablePath, Integer> bucketsByTable = new LinkedHashMap<>();
-            tables.forEach(t -> bucketsByTable.put(t, shape.buckets()));
             AtomicInteger newerSnapshots = new AtomicInteger();
-            Outcome outcome = SyncWait.await(cluster, bucketsByTable, contender, timeout, progress,
+            Outcome outcome = SyncWait.await(cluster, endOffsets, contender, timeout, progress,
                     (table, firstCommit) -> {
                         if (baseSnapshots.containsKey(table)) {
                             newerSnapshots.addAndGet(bucketsPast(latestKvSnapshots(table), baseSnapshots.get(table)));

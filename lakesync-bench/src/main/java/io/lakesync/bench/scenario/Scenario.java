@@ -6,7 +6,7 @@ public interface Scenario {
     /** Name on the command line and in the report. */
     String name();
 
-    /** Whether the read and write bounds apply (single-table backfills). */
+    /** Whether the read and write bounds apply (backfills, whose content is known before the run). */
     boolean hasBounds();
 
     /**

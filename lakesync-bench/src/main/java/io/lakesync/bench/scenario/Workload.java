@@ -18,7 +18,7 @@ public interface Workload {
     /** Payload bytes of {@link #rows()}. */
     long logicalBytes();
 
-    /** What a bound regenerates; only for scenarios with bounds (one table). */
+    /** What a bound regenerates for the first table (table i: {@code spec().ofTable(i)}); only with bounds. */
     DataSpec spec();
 
     /** Rows each table's lake table must hold after a finished run; empty when not checked. */

@@ -16,6 +16,13 @@ class SyncWaitTest {
     }
 
     @Test
+    void pollsLessOftenWhileManyTablesArePending() {
+        assertThat(SyncWait.pollMillis(1)).isEqualTo(SyncWait.POLL_MILLIS);
+        assertThat(SyncWait.pollMillis(20)).isEqualTo(SyncWait.POLL_MILLIS);
+        assertThat(SyncWait.pollMillis(200)).isEqualTo(500);
+    }
+
+    @Test
     void bucketsThatStartedPastTheBaseSnapshotAreCounted() {
         Map<Integer, Long> base = Map.of(0, 80L, 1, 70L, 2, 0L);
         assertThat(BackfillScenario.bucketsPast(Map.of(0, 80L, 1, 90L), base)).isEqualTo(1);
