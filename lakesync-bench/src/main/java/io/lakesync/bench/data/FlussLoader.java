@@ -1,6 +1,9 @@
 package io.lakesync.bench.data;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.fluss.client.Connection;
@@ -17,6 +20,7 @@ import org.apache.fluss.metadata.TablePath;
 public final class FlussLoader {
 
     private static final long PROGRESS_EVERY = 1_000_000;
+    private static final Duration FLUSH_TIMEOUT = Duration.ofMinutes(5);
 
     private final Connection connection;
     private final TablePath path;
@@ -70,18 +74,31 @@ public final class FlussLoader {
                                     : writer.upsert(BenchSchema.toFluss(op.row()));
                     track(sent, failure, op.row());
                 }
-                writer.flush();
+                flushWithin(writer::flush);
             } else {
                 AppendWriter writer = table.newAppend().createWriter();
                 for (long i = 0; i < count; i++) {
                     BenchRecord row = LogData.row(spec.seed(), written);
                     track(writer.append(BenchSchema.toFluss(row)), failure, row);
                 }
-                writer.flush();
+                flushWithin(writer::flush);
             }
         }
         if (failure.get() != null) {
             throw new IllegalStateException("Writing benchmark rows into " + path + " failed", failure.get());
+        }
+    }
+
+    /**
+     * Fluss's writer waits without limit for a bucket that has no leader; the benchmark stops with the reason
+     * instead of hanging.
+     */
+    private void flushWithin(Runnable flush) throws Exception {
+        try {
+            CompletableFuture.runAsync(flush).get(FLUSH_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Fluss did not acknowledge the rows written into " + path + " within "
+                    + FLUSH_TIMEOUT.toMinutes() + " minutes (a bucket without a leader?); the benchmark stops.", e);
         }
     }
 
