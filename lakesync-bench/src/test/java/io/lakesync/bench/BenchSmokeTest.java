@@ -97,14 +97,18 @@ class BenchSmokeTest {
 
     @Test
     void manyTablesAndSteadyRunEndToEnd() throws Exception {
-        BenchReport many = BenchMain.run(settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofMinutes(10)),
+        BenchReport many = BenchMain.run(
+                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofMinutes(10), Contender.A, Contender.WRITE_BOUND),
                 System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         RunResult manyRun = line(many, "A").runResults().get(0);
         assertThat(manyRun.finished()).as("A synced all tables: %s", manyRun.note()).isTrue();
         assertThat(manyRun.lakeRows()).isEqualTo(150);
         assertThat(manyRun.filesWritten()).isGreaterThanOrEqualTo(3);
+        RunResult writeBound = line(many, "write-bound").runResults().get(0);
+        assertThat(writeBound.finished()).as("write bound over 3 tables: %s", writeBound.note()).isTrue();
+        assertThat(writeBound.filesWritten()).as("a file in each scratch table").isGreaterThanOrEqualTo(3);
 
-        BenchReport steady = BenchMain.run(settings(ScenarioKind.STEADY, 1, 1, Duration.ofSeconds(2)),
+        BenchReport steady = BenchMain.run(settings(ScenarioKind.STEADY, 1, 1, Duration.ofSeconds(2), Contender.A),
                 System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         ContenderSummary a = line(steady, "A");
         assertThat(a.finishedRuns()).isEqualTo(1);
@@ -114,9 +118,10 @@ class BenchSmokeTest {
         assertThat(MarkdownReport.render(steady)).contains("Lag p99 s");
     }
 
-    /** One run of A only, tiny. */
-    private BenchSettings settings(ScenarioKind scenario, long rows, int tables, Duration freshness) {
-        return new BenchSettings(scenario, rows, 1, List.of(Contender.A), 1, freshness, tables, 200,
+    /** One run of each contender, tiny. */
+    private BenchSettings settings(
+            ScenarioKind scenario, long rows, int tables, Duration freshness, Contender... contenders) {
+        return new BenchSettings(scenario, rows, 1, List.of(contenders), 1, freshness, tables, 200,
                 Duration.ofSeconds(8), Duration.ofSeconds(60), "512m", 7, Duration.ofSeconds(30), 0.8, null, false,
                 dir.resolve(scenario.label() + ".json"));
     }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.fluss.client.admin.Admin;
@@ -68,9 +69,20 @@ public final class TableRound {
 
     public RoundResult run() throws Exception {
         Instant startedAt = env.clock().instant();
-        TableInfo tableInfo = currentTableInfo();
+        // The Paimon table loads while the coordinator answers; a Fluss-side reason to stop still comes first.
+        CompletableFuture<TableInfo> tableInfoRequest = admin.getTableInfo(assignment.tablePath());
+        FileStoreTable lakeTable = null;
+        Exception lakeLoadFailure = null;
+        try {
+            lakeTable = env.lakeTables().load(assignment.tablePath());
+        } catch (Exception e) {
+            lakeLoadFailure = e;
+        }
+        TableInfo tableInfo = currentTableInfo(tableInfoRequest);
+        if (lakeLoadFailure != null) {
+            throw lakeLoadFailure;
+        }
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
-        FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
         LakeTableCheck.check(tableInfo, lakeTable);
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
@@ -133,8 +145,8 @@ public final class TableRound {
                 assignment, startedAt, since(startedAt), snapshotId, written.forceFinished, written.buckets, files, bytes);
     }
 
-    private TableInfo currentTableInfo() throws Exception {
-        TableInfo info = unwrap(() -> admin.getTableInfo(assignment.tablePath()).get());
+    private TableInfo currentTableInfo(CompletableFuture<TableInfo> request) throws Exception {
+        TableInfo info = unwrap(request::get);
         if (info.getTableId() != assignment.tableId()) {
             throw new FencedRoundException(
                     "Table " + assignment.tablePath() + " was dropped and re-created (id " + assignment.tableId()
@@ -236,10 +248,12 @@ public final class TableRound {
     private void checkStillOwner(LakeSnapshotCommitter committer, Optional<TieringSnapshot> lakeBase)
             throws Exception {
         control.throwIfCancelled();
-        currentTableInfo();
+        // Both questions at once; the table's identity is judged first, as a reason to stop it is the clearer.
+        CompletableFuture<TableInfo> tableInfoRequest = admin.getTableInfo(assignment.tablePath());
         HeartbeatResponse response =
                 env.coordinator()
                         .heartbeat(HeartbeatRequest.renew(assignment.epoch()), env.coordinatorEpoch().getAsInt());
+        currentTableInfo(tableInfoRequest);
         Optional<ApiException> error = response.errorFor(assignment.tableId());
         if (error.isPresent()) {
             throw new FencedRoundException(
