@@ -15,20 +15,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Context class loader for lakesync's tiering threads that finds Hadoop's configuration files
- * ({@code *-default.xml}, {@code *-site.xml}) on the classpath once and then serves their bytes from memory.
+ * Context class loader for lakesync's tiering threads that looks Hadoop's configuration files
+ * ({@code *-default.xml}, {@code *-site.xml}) up on the classpath once, and serves the defaults from memory.
  *
  * <p>Why: after writing each Parquet file Paimon reads its footer back for column statistics, and every such
  * read builds a new Hadoop {@code Configuration}. That looks its default resources up through the thread's
  * context class loader (a miss such as {@code core-site.xml} scans every jar) and opens the hit with jar caches
  * turned off, so the jar's directory is read again per file. With small files (many small tables, frequent
- * rounds) that was the largest single cost of the engine. The files served are the classpath's, minus comments and
- * descriptions (which {@code Configuration} ignores), so every property and its value is unchanged; the lookup is
- * done once per process. Every other resource and every class comes from the parent.
+ * rounds) that was the largest single cost of the engine. The {@code *-default.xml} files Hadoop ships are served
+ * from memory without comments and descriptions (which {@code Configuration} ignores), so every property and its
+ * value is unchanged. A {@code *-site.xml} is the operator's: only where it is (or that it is absent) is
+ * remembered, and it is read from there every time, so its relative XIncludes keep working. Every other resource
+ * and every class comes from the parent.
  */
 public final class HadoopConfigFiles extends ClassLoader {
 
     private static final String PROTOCOL = "lakesync-classpath-copy";
+    private static final String DEFAULTS_SUFFIX = "-default.xml";
+    private static final String SITE_SUFFIX = "-site.xml";
     private static final Map<ClassLoader, HadoopConfigFiles> BY_PARENT = new ConcurrentHashMap<>();
 
     private static final Pattern PROSE = Pattern.compile("<!--.*?-->|<description>.*?</description>", Pattern.DOTALL);
@@ -52,11 +56,15 @@ public final class HadoopConfigFiles extends ClassLoader {
         if (!isHadoopConfigFile(name)) {
             return super.getResource(name);
         }
-        return resources.computeIfAbsent(name, this::copyOf).orElse(null);
+        return resources.computeIfAbsent(name, this::find).orElse(null);
+    }
+
+    private Optional<URL> find(String name) {
+        return name.endsWith(DEFAULTS_SUFFIX) ? copyOf(name) : Optional.ofNullable(getParent().getResource(name));
     }
 
     static boolean isHadoopConfigFile(String name) {
-        return name.indexOf('/') < 0 && (name.endsWith("-default.xml") || name.endsWith("-site.xml"));
+        return name.indexOf('/') < 0 && (name.endsWith(DEFAULTS_SUFFIX) || name.endsWith(SITE_SUFFIX));
     }
 
     private Optional<URL> copyOf(String name) {

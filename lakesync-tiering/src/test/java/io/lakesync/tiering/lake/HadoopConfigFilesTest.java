@@ -3,11 +3,15 @@ package io.lakesync.tiering.lake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class HadoopConfigFilesTest {
 
@@ -34,6 +38,21 @@ class HadoopConfigFilesTest {
             assertThat(copied.length()).isLessThan(original.readAllBytes().length / 2);
         }
         assertThat(loader.getResource("no-such-site.xml")).isNull();
+    }
+
+    @Test
+    void aSiteFileIsReadFromWhereItIsEveryTime(@TempDir Path conf) throws Exception {
+        Path site = conf.resolve("core-site.xml");
+        Files.writeString(site, "<configuration><property><name>lakesync.test</name><value>1</value></property>"
+                + "<!-- kept --></configuration>");
+        try (URLClassLoader withSite = new URLClassLoader(new URL[] {conf.toUri().toURL()}, appLoader)) {
+            ClassLoader loader = HadoopConfigFiles.over(withSite);
+
+            URL found = loader.getResource("core-site.xml");
+            assertThat(found).isEqualTo(site.toUri().toURL());
+            assertThat(loader.getResource("core-site.xml")).isSameAs(found);
+            assertThat(propertiesWithContextLoader(loader)).containsEntry("lakesync.test", "1");
+        }
     }
 
     @Test
