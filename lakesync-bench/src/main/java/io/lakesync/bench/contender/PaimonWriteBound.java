@@ -40,12 +40,12 @@ import org.apache.paimon.types.RowKind;
 /**
  * The write bound: writes the rows a tiering writes, generated in this process instead of read from Fluss,
  * into a scratch Paimon table created with the lake table's schema and options (write-only, as the tiering
- * writes), with one writer thread per core, then commits once. A primary-key table gets the snapshot rows (+I)
- * and then the changelog of the tail (+I, -U/+U, -D), as a tiering from KV snapshot plus changelog writes them.
- * Several tables (many-tables) are written and committed one table per task, one task per core at a time.
+ * writes), with one writer thread per core, then commits each table once. A primary-key table gets the snapshot
+ * rows (+I) and then the changelog of the tail (+I, -U/+U, -D), as a tiering from KV snapshot plus changelog
+ * writes them. Several tables (many-tables) are written and committed one table per task, one task per core at a
+ * time, each by its task's thread.
  */
 final class PaimonWriteBound implements Bound {
-
 
     private static final int BATCH = 1024;
     private static final int QUEUED_BATCHES = 16;
@@ -246,6 +246,9 @@ final class PaimonWriteBound implements Bound {
     }
 
     private static <T> List<T> runAll(List<Callable<T>> tasks, int threads) throws Exception {
+        if (tasks.size() == 1) {
+            return List.of(tasks.get(0).call());
+        }
         ExecutorService pool = Executors.newFixedThreadPool(threads, daemon("write-bound"));
         try {
             List<T> results = new ArrayList<>();

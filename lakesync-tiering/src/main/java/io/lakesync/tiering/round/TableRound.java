@@ -69,20 +69,9 @@ public final class TableRound {
 
     public RoundResult run() throws Exception {
         Instant startedAt = env.clock().instant();
-        // The Paimon table loads while the coordinator answers; a Fluss-side reason to stop still comes first.
-        CompletableFuture<TableInfo> tableInfoRequest = admin.getTableInfo(assignment.tablePath());
-        FileStoreTable lakeTable = null;
-        Exception lakeLoadFailure = null;
-        try {
-            lakeTable = env.lakeTables().load(assignment.tablePath());
-        } catch (Exception e) {
-            lakeLoadFailure = e;
-        }
-        TableInfo tableInfo = currentTableInfo(tableInfoRequest);
-        if (lakeLoadFailure != null) {
-            throw lakeLoadFailure;
-        }
+        TableInfo tableInfo = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
+        FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
         LakeTableCheck.check(tableInfo, lakeTable);
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
