@@ -11,8 +11,17 @@ public enum FailureKind {
     TRANSIENT,
     /** Needs the user (lake schema changed, permission denied, unsupported option): recheck rarely. */
     BLOCKED,
+    /**
+     * A record that cannot be read or written (a decode error, a value the lake cannot hold): retried with
+     * backoff like {@link #TRANSIENT} in case it was a passing fault, and held as {@link #BLOCKED} once the
+     * same failure repeated {@link #BAD_RECORD_ATTEMPTS} times in a row.
+     */
+    BAD_RECORD,
     /** The table is no longer ours (dropped, re-created, epoch fenced): drop it without retrying. */
     LOST;
+
+    /** How many identical {@link #BAD_RECORD} failures in a row block a table. */
+    public static final int BAD_RECORD_ATTEMPTS = 3;
 
     public static FailureKind of(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

@@ -176,6 +176,13 @@ public final class TieringService implements AutoCloseable {
         return active.values().stream().filter(t -> t.running).count();
     }
 
+    /** Whether the engine's heartbeats reach the coordinator (what {@code /health} reports). */
+    public EngineHealth health() {
+        return coordinatorReachable
+                ? new EngineHealth(true, null, null)
+                : new EngineHealth(false, "The Fluss coordinator cannot be reached.", null);
+    }
+
     /** Tables this instance holds right now. */
     public Set<TableAssignment> activeTables() {
         Set<TableAssignment> tables = new HashSet<>();
