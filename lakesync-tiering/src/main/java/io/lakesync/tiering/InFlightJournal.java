@@ -51,8 +51,11 @@ final class InFlightJournal {
         persist();
     }
 
-    synchronized void remove(long tableId) {
-        if (entries.remove(tableId) != null) {
+    /** Forgets a table held under that tiering epoch; a newer hold of the same table stays. */
+    synchronized void remove(TableEpoch table) {
+        Entry entry = entries.get(table.tableId());
+        if (entry != null && entry.table().equals(table)) {
+            entries.remove(table.tableId());
             persist();
         }
     }

@@ -13,7 +13,11 @@ public interface TieringListener {
 
     TieringListener NONE = new TieringListener() {};
 
-    /** The coordinator handed this instance a table. */
+    /**
+     * A round of the table starts on this instance: the first after the coordinator handed it out, and every
+     * further attempt (a retry, a recheck while blocked, the next round in continuous mode). Until the round
+     * ends ({@link #roundFinished} or {@link #roundFailed}) the table is being synced.
+     */
     default void roundStarted(TableAssignment assignment) {}
 
     /** A round ended; it may or may not have committed (see {@link RoundResult#committed()}). */
@@ -21,7 +25,9 @@ public interface TieringListener {
 
     /**
      * A round failed; {@code cause} says why and {@code kind} what happens next: retried after
-     * {@code retryIn} while the table stays with this instance, or ({@code retryIn} null) given back.
+     * {@code retryIn} while the table stays with this instance, or ({@code retryIn} null, kind
+     * {@link FailureKind#LOST}) given back. A table given back while it waited for its next round (taken back
+     * by the coordinator, shutdown) is reported the same way.
      */
     default void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {}
 }

@@ -1,0 +1,286 @@
+package io.lakesync.tiering;
+
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.round.FencedRoundException;
+import io.lakesync.tiering.round.RoundControl;
+import io.lakesync.tiering.round.RoundResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.RejectedExecutionException;
+import javax.annotation.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One table this instance holds from the coordinator, from hand-out to hand-back. Every attempt of a round
+ * starts through one path ({@code runNow}), the waits between attempts through another ({@code waitThenRun}),
+ * and the table leaves through {@code release} exactly once.
+ *
+ * <pre>
+ *  hand-out
+ *     │
+ *     ▼
+ *   HELD ───────► ROUND_RUNNING ──── success, busy, nothing else waiting, ───► CONTINUOUS_WAIT
+ *                  ▲  ▲  ▲   │ │     under the max hold                              │
+ *                  │  │  │   │ │                                                     │ half freshness
+ *                  │  │  └───┼─┼─────────────────────────────────────────────────────┘ minus the round
+ *                  │  │      │ └─ transient, bad record (fewer than N identical) ─► RETRY_WAIT
+ *                  │  └──────┼──────────────────────── backoff (doubling, capped) ──────┘
+ *                  │         └─── blocked, or N identical bad records ─────────────► BLOCKED
+ *                  └─────────────────────────────────────── recheck interval ───────────┘
+ *
+ *   ROUND_RUNNING ── success, not kept ─────────────────────────────► RELEASED (reported finished)
+ *   ROUND_RUNNING ── table lost, taken back or shutting down ───────► RELEASED (reported failed)
+ *   HELD, any wait ── taken back, shutting down, no thread to run on ► RELEASED (reported failed)
+ * </pre>
+ *
+ * A waiting table holds no worker, so failing tables never crowd out healthy ones, and it stays with this
+ * instance (its heartbeats go on), so the coordinator does not hand it round in a loop. The listener hears of
+ * every attempt ({@code roundStarted}) and how it ended.
+ */
+final class HeldTable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HeldTable.class);
+
+    /** Where a held table is in its lifecycle; see the class comment. */
+    enum State {
+        HELD,
+        ROUND_RUNNING,
+        RETRY_WAIT,
+        BLOCKED,
+        CONTINUOUS_WAIT,
+        RELEASED
+    }
+
+    private final TieringEngine engine;
+    private final TableAssignment assignment;
+    private final RoundControl control;
+    private final Instant heldSince;
+
+    private State state = State.HELD;
+    @Nullable private EngineScheduler.Cancellable pendingAttempt;
+    private int failuresInARow;
+    private int identicalFailuresInARow;
+    @Nullable private String lastFailure;
+    @Nullable private FailureKind lastReportedKind;
+
+    HeldTable(TieringEngine engine, TableAssignment assignment) {
+        this.engine = engine;
+        this.assignment = assignment;
+        this.control = new RoundControl(engine.clock(), engine.settings().idleReadTimeout());
+        this.heldSince = engine.clock().instant();
+    }
+
+    TableAssignment assignment() {
+        return assignment;
+    }
+
+    synchronized State state() {
+        return state;
+    }
+
+    /** Starts the first round: {@code HELD → ROUND_RUNNING}. */
+    void start() {
+        runNow();
+    }
+
+    /**
+     * The coordinator no longer gives this table to this instance, or the engine stops: a running round is
+     * cancelled (it hands the table back when it ends, never committing), a waiting table goes back now.
+     */
+    synchronized void takeBack(String reason) {
+        control.cancel(reason);
+        if (state != State.ROUND_RUNNING) {
+            giveUp(new FencedRoundException(reason));
+        }
+    }
+
+    /** The single path by which an attempt starts, at once or when its wait is over. */
+    private void runNow() {
+        synchronized (this) {
+            if (state == State.RELEASED) {
+                return;
+            }
+            if (!engine.isRunning() || control.isCancelled()) {
+                giveUp(cancellation());
+                return;
+            }
+            state = State.ROUND_RUNNING;
+            pendingAttempt = null;
+        }
+        engine.listener().roundStarted(assignment);
+        try {
+            engine.scheduler().runRound(this::attempt);
+        } catch (RejectedExecutionException e) {
+            synchronized (this) {
+                giveUp(new FencedRoundException("no thread to run its round on", e));
+            }
+        }
+    }
+
+    private void attempt() {
+        try {
+            RoundResult result;
+            try {
+                result = engine.rounds().run(assignment, control);
+            } catch (Throwable failure) {
+                failed(failure);
+                return;
+            }
+            succeeded(result);
+        } catch (RuntimeException e) {
+            // Only a bug of the engine or a listener lands here; the table must not stay held with nothing running.
+            LOG.error("Handing table {} back after an unexpected engine error", assignment, e);
+            synchronized (this) {
+                giveUp(new FencedRoundException("unexpected engine error", e));
+            }
+        }
+    }
+
+    private void succeeded(RoundResult result) {
+        logFinished(result);
+        engine.listener().roundFinished(result);
+        synchronized (this) {
+            if (lastFailure != null) {
+                LOG.info("Table {} recovered after {} failed round(s)", assignment.tablePath(), failuresInARow);
+            }
+            failuresInARow = 0;
+            identicalFailuresInARow = 0;
+            lastFailure = null;
+            lastReportedKind = null;
+            Duration pause = continuousPause(result);
+            if (pause == null) {
+                release(false, result.forceFinished());
+            } else {
+                waitThenRun(State.CONTINUOUS_WAIT, pause);
+            }
+        }
+    }
+
+    private void failed(Throwable failure) {
+        FailureKind kind = FailureKind.of(failure);
+        String reason = TieringEngine.describe(failure);
+        if (kind == FailureKind.LOST || !engine.isRunning() || control.isCancelled()) {
+            synchronized (this) {
+                giveUp(failure);
+            }
+            return;
+        }
+        FailureKind reported;
+        Duration wait;
+        synchronized (this) {
+            failuresInARow++;
+            identicalFailuresInARow = reason.equals(lastFailure) ? identicalFailuresInARow + 1 : 1;
+            boolean blocked = kind == FailureKind.BLOCKED
+                    || (kind == FailureKind.BAD_RECORD && identicalFailuresInARow >= FailureKind.BAD_RECORD_ATTEMPTS);
+            reported = blocked ? FailureKind.BLOCKED : kind;
+            wait = blocked ? engine.settings().blockedRecheck() : engine.settings().backoff().delay(failuresInARow);
+            if (!reason.equals(lastFailure) || reported != lastReportedKind) {
+                logFailure(reported, wait, reason);
+                LOG.debug("Round failure of {}", assignment, failure);
+            }
+            lastFailure = reason;
+            lastReportedKind = reported;
+        }
+        // Told before the next attempt can start, so a listener never sees the retry before the failure.
+        engine.listener().roundFailed(assignment, failure, reported, wait);
+        synchronized (this) {
+            waitThenRun(reported == FailureKind.BLOCKED ? State.BLOCKED : State.RETRY_WAIT, wait);
+        }
+    }
+
+    /** The single path by which a table waits for its next attempt. Called holding the lock. */
+    private void waitThenRun(State waiting, Duration wait) {
+        if (!engine.isRunning() || control.isCancelled()) {
+            giveUp(cancellation());
+            return;
+        }
+        state = waiting;
+        try {
+            pendingAttempt = engine.scheduler().schedule(this::runNow, wait);
+        } catch (RejectedExecutionException e) {
+            giveUp(new FencedRoundException("no timer to wait on", e));
+        }
+    }
+
+    /**
+     * How long to pause before the next round of the same hand-out, or null to hand the table back. A busy
+     * table is kept, one round every half freshness, instead of waiting a full freshness for the coordinator
+     * to offer it again; but only while the coordinator had no other table waiting when last asked, and for
+     * at most the max hold per hand-out.
+     */
+    @Nullable
+    private Duration continuousPause(RoundResult result) {
+        Duration freshness = control.maxDuration();
+        if (!engine.settings().continuous()
+                || !engine.isRunning()
+                || control.isCancelled()
+                || result.records() == 0
+                || engine.otherTablesWaiting()
+                || freshness == null
+                || Duration.between(heldSince, engine.clock().instant()).compareTo(engine.settings().continuousMaxHold())
+                        >= 0) {
+            return null;
+        }
+        if (result.forceFinished()) {
+            return Duration.ZERO;
+        }
+        Duration pause = freshness.dividedBy(2).minus(result.duration());
+        return pause.isNegative() ? Duration.ZERO : pause;
+    }
+
+    /** Hands the table back as failed, telling the listener it is lost to this instance. Called holding the lock. */
+    private void giveUp(Throwable why) {
+        if (state == State.RELEASED) {
+            return;
+        }
+        LOG.info("Gave up table {}: {}", assignment, TieringEngine.describe(why));
+        engine.listener().roundFailed(assignment, why, FailureKind.LOST, null);
+        release(true, false);
+    }
+
+    /** Why the table cannot go on: the reason it was cancelled with, or the engine stopping. */
+    private FencedRoundException cancellation() {
+        try {
+            control.throwIfCancelled();
+        } catch (FencedRoundException e) {
+            return e;
+        }
+        return new FencedRoundException("lakesync is shutting down");
+    }
+
+    /** Hands the table back exactly once: it is reported with the next heartbeat. Called holding the lock. */
+    private void release(boolean failed, boolean forceFinished) {
+        if (state == State.RELEASED) {
+            return;
+        }
+        state = State.RELEASED;
+        if (pendingAttempt != null) {
+            pendingAttempt.cancel();
+            pendingAttempt = null;
+        }
+        engine.released(this, failed, forceFinished);
+    }
+
+    private void logFailure(FailureKind kind, Duration wait, String reason) {
+        if (kind == FailureKind.BLOCKED) {
+            LOG.warn("Table {} is blocked, checking again every {} s: {}", assignment.tablePath(), wait.toSeconds(), reason);
+        } else {
+            LOG.warn("Round of table {} failed ({}), retrying in {} ms: {}", assignment.tablePath(), kind, wait.toMillis(), reason);
+        }
+    }
+
+    private static void logFinished(RoundResult result) {
+        if (result.committed()) {
+            LOG.info(
+                    "Table {}: tiered {} records into lake snapshot {} in {} ms{}",
+                    result.assignment().tablePath(),
+                    result.records(),
+                    result.lakeSnapshotId(),
+                    result.duration().toMillis(),
+                    result.forceFinished() ? " (freshness reached, continuing)" : "");
+        } else {
+            LOG.debug("Table {}: nothing new to tier", result.assignment().tablePath());
+        }
+    }
+}

@@ -1,0 +1,383 @@
+package io.lakesync.tiering;
+
+import io.lakesync.tiering.coordinator.HeartbeatRequest;
+import io.lakesync.tiering.coordinator.HeartbeatResponse;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.coordinator.TableEpoch;
+import io.lakesync.tiering.coordinator.TieringCoordinator;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import javax.annotation.Nullable;
+import org.apache.fluss.exception.ApiException;
+import org.apache.fluss.exception.InvalidCoordinatorException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's side of the coordinator's lake-tiering protocol: registers, heartbeats, takes the tables it is
+ * handed and keeps each as a {@link HeldTable}, reports how their rounds ended, and hands them all back on
+ * shutdown. One thread calls {@link #step()} in a loop; rounds and waits run on the {@link EngineScheduler}.
+ *
+ * <pre>
+ *            register (empty heartbeat → coordinator epoch; hand back what a crashed run held)
+ *                 │
+ *                 ▼
+ *   ┌──► heartbeat: tables held · finished (+force-finished) · failed · "one more?" ──────────┐
+ *   │                                                                                         │
+ *   │   per-table error (fenced epoch, table gone) → take that table back, never commit       │
+ *   │   InvalidCoordinator → take the new coordinator epoch                                   │
+ *   │   table handed out → hold it, start its round; ask again at once while capacity left    │
+ *   │   anything thrown → logged once per change, the loop goes on                            │
+ *   └──────────────────────────── wait the poll interval, or until a round ends ◄─────────────┘
+ * </pre>
+ *
+ * The engine is healthy while heartbeats succeed; once none has for longer than the coordinator's tiering
+ * timeout, the coordinator has handed its tables to others, and {@link #health()} says so.
+ */
+final class TieringEngine {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TieringEngine.class);
+
+    private final TieringCoordinator coordinator;
+    private final RoundRunner rounds;
+    private final EngineScheduler scheduler;
+    private final InFlightJournal journal;
+    private final TieringListener listener;
+    private final EngineSettings settings;
+    private final Clock clock;
+    private final Instant startedAt;
+    private final Map<Long, HeldTable> held = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Report> reports = new ConcurrentLinkedQueue<>();
+    private final Object wakeUp = new Object();
+
+    private volatile boolean running = true;
+    private volatile boolean registered;
+    private volatile int coordinatorEpoch;
+    private volatile boolean otherTablesWaiting;
+    @Nullable private volatile Instant lastHeartbeat;
+    /** The last failure of the loop (heartbeat or otherwise), null while all is well; logged once per change. */
+    @Nullable private volatile String loopFault;
+    @Nullable private String journalFault;
+
+    TieringEngine(
+            TieringCoordinator coordinator,
+            RoundRunner rounds,
+            EngineScheduler scheduler,
+            InFlightJournal journal,
+            TieringListener listener,
+            EngineSettings settings,
+            Clock clock) {
+        this.coordinator = coordinator;
+        this.rounds = rounds;
+        this.scheduler = scheduler;
+        this.journal = journal;
+        this.listener = listener;
+        this.settings = settings;
+        this.clock = clock;
+        this.startedAt = clock.instant();
+    }
+
+    /**
+     * One pass of the assigner loop: registers if not yet done, then heartbeats. Never throws: whatever goes
+     * wrong is logged (once per change) and the next pass tries again. Returns whether to go on at once (a
+     * table was just handed out and there is room for another).
+     */
+    boolean step() {
+        try {
+            if (!registered) {
+                register();
+            }
+            boolean tookTable = heartbeat();
+            return tookTable && runningRounds() < settings.workers();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            fault("The tiering assigner failed, trying again in " + settings.pollInterval().toMillis() + " ms", e);
+        }
+        return false;
+    }
+
+    /** Waits up to {@code timeout} for work: a round that ended, or shutdown. */
+    void awaitWork(Duration timeout) throws InterruptedException {
+        synchronized (wakeUp) {
+            if (reports.isEmpty() && running) {
+                wakeUp.wait(Math.max(1, timeout.toMillis()));
+            }
+        }
+    }
+
+    /** Healthy while heartbeats reach the coordinator, at most its tiering timeout apart. */
+    EngineHealth health() {
+        Instant last = lastHeartbeat;
+        Duration silent = Duration.between(last != null ? last : startedAt, clock.instant());
+        if (!running || silent.compareTo(settings.coordinatorTimeout()) <= 0) {
+            return new EngineHealth(true, null, last);
+        }
+        String fault = loopFault;
+        return new EngineHealth(
+                false,
+                (last == null ? "No heartbeat has reached the Fluss coordinator in the " : "No heartbeat has reached the Fluss coordinator for the last ")
+                        + silent.toSeconds() + " s, longer than its tiering timeout of "
+                        + settings.coordinatorTimeout().toSeconds() + " s, so it hands this instance's tables to other "
+                        + "tiering services; last error: " + (fault != null ? fault : "none (the heartbeat has not returned)") + ".",
+                last);
+    }
+
+    Set<TableAssignment> activeTables() {
+        Set<TableAssignment> tables = new HashSet<>();
+        held.values().forEach(t -> tables.add(t.assignment()));
+        return tables;
+    }
+
+    int coordinatorEpoch() {
+        return coordinatorEpoch;
+    }
+
+    /**
+     * Stops taking tables, cancels every round (a round already committing finishes its commit), waits up to
+     * {@code grace} for them, and hands every table not finished back as failed, so the coordinator hands it
+     * out again at once.
+     */
+    void shutdown(Duration grace) throws InterruptedException {
+        stop();
+        held.values().forEach(t -> t.takeBack("lakesync is shutting down"));
+        scheduler.shutdown(grace);
+        List<Report> last = drainReports();
+        Set<Long> reported = new HashSet<>();
+        last.forEach(r -> reported.add(r.table.tableId()));
+        held.values().stream()
+                .filter(t -> !reported.contains(t.assignment().tableId()))
+                .forEach(t -> last.add(new Report(t.assignment().epoch(), true, false)));
+        if (last.isEmpty()) {
+            return;
+        }
+        try {
+            coordinator.heartbeat(request(List.of(), last, false), coordinatorEpoch);
+            journalWrite("clear", journal::clear);
+        } catch (Exception e) {
+            LOG.warn("Could not hand tables back to the coordinator on shutdown ({}); it will after its timeout", describe(e));
+        }
+    }
+
+    /** Stops taking tables and ends the assigner loop; {@link #shutdown} then hands the held ones back. */
+    void stop() {
+        running = false;
+        wake();
+    }
+
+    // --- what HeldTable uses
+
+    boolean isRunning() {
+        return running;
+    }
+
+    boolean otherTablesWaiting() {
+        return otherTablesWaiting;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    EngineSettings settings() {
+        return settings;
+    }
+
+    EngineScheduler scheduler() {
+        return scheduler;
+    }
+
+    RoundRunner rounds() {
+        return rounds;
+    }
+
+    TieringListener listener() {
+        return listener;
+    }
+
+    /** A held table left: report it with the next heartbeat. Only removes its own hold, never a newer one. */
+    void released(HeldTable table, boolean failed, boolean forceFinished) {
+        held.remove(table.assignment().tableId(), table);
+        reports.add(new Report(table.assignment().epoch(), failed, forceFinished));
+        wake();
+    }
+
+    // --- the protocol
+
+    private void register() throws Exception {
+        coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), coordinatorEpoch).coordinatorEpoch();
+        heartbeatSucceeded();
+        LOG.info("Registered with the Fluss coordinator as a tiering service (coordinator epoch {})", coordinatorEpoch);
+        List<InFlightJournal.Entry> leftOver;
+        try {
+            leftOver = journal.recover();
+        } catch (Exception e) {
+            LOG.warn("Cannot read the in-flight journal ({}); tables a crashed run held come back after the coordinator's timeout", describe(e));
+            leftOver = List.of();
+        }
+        for (InFlightJournal.Entry entry : leftOver) {
+            // Tables held by a previous run that crashed: give them back now rather than after the
+            // coordinator's 2-minute timeout.
+            LOG.info("Returning table id {} held by a previous run", entry.table().tableId());
+            coordinator.heartbeat(
+                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(entry.table()), false),
+                    entry.coordinatorEpoch());
+        }
+        journalWrite("clear", journal::clear);
+        registered = true;
+    }
+
+    /** One heartbeat; returns whether it brought a new table. */
+    private boolean heartbeat() {
+        List<Report> sent = drainReports();
+        List<TableEpoch> inProgress = new ArrayList<>();
+        held.values().forEach(t -> inProgress.add(t.assignment().epoch()));
+        boolean capacity = runningRounds() < settings.workers();
+        HeartbeatResponse response;
+        try {
+            response = coordinator.heartbeat(request(inProgress, sent, capacity), coordinatorEpoch);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            reports.addAll(sent);
+            fault("Fluss coordinator unreachable, retrying every " + settings.pollInterval().toMillis() + " ms", e);
+            return false;
+        }
+        heartbeatSucceeded();
+        for (Report report : sent) {
+            journalWrite("update", () -> journal.remove(report.table));
+        }
+        if (response.coordinatorEpoch() != coordinatorEpoch) {
+            LOG.info("Fluss coordinator changed (epoch {} -> {})", coordinatorEpoch, response.coordinatorEpoch());
+            coordinatorEpoch = response.coordinatorEpoch();
+        }
+        for (TableEpoch table : inProgress) {
+            Optional<ApiException> error = response.errorFor(table.tableId());
+            HeldTable holding = held.get(table.tableId());
+            if (error.isPresent() && holding != null && holding.assignment().tieringEpoch() == table.tieringEpoch()) {
+                String why = error.get() instanceof InvalidCoordinatorException
+                        ? "the Fluss coordinator changed"
+                        : error.get().getMessage();
+                holding.takeBack("The coordinator took back " + holding.assignment() + ": " + why);
+            }
+        }
+        if (capacity) {
+            // The only view of the coordinator's queue a tiering service gets: was a table waiting while this
+            // instance already held some? Then held tables go back after their current round.
+            otherTablesWaiting = response.assigned().isPresent() && !inProgress.isEmpty();
+        }
+        if (response.assigned().isEmpty()) {
+            return false;
+        }
+        take(response.assigned().get());
+        return true;
+    }
+
+    private void take(TableAssignment assignment) {
+        if (!running) {
+            // Handed out while shutting down: straight back.
+            reports.add(new Report(assignment.epoch(), true, false));
+            return;
+        }
+        HeldTable table = new HeldTable(this, assignment);
+        held.put(assignment.tableId(), table);
+        journalWrite("update", () -> journal.add(assignment.epoch(), coordinatorEpoch));
+        LOG.info("Took table {} from the coordinator", assignment);
+        table.start();
+    }
+
+    private long runningRounds() {
+        return held.values().stream().filter(t -> t.state() == HeldTable.State.ROUND_RUNNING).count();
+    }
+
+    private static HeartbeatRequest request(List<TableEpoch> inProgress, List<Report> reports, boolean requestTable) {
+        List<TableEpoch> finished = new ArrayList<>();
+        Set<Long> forceFinished = new HashSet<>();
+        List<TableEpoch> failed = new ArrayList<>();
+        for (Report r : reports) {
+            (r.failed ? failed : finished).add(r.table);
+            if (r.forceFinished) {
+                forceFinished.add(r.table.tableId());
+            }
+        }
+        return new HeartbeatRequest(inProgress, finished, forceFinished, failed, requestTable);
+    }
+
+    private List<Report> drainReports() {
+        List<Report> drained = new ArrayList<>();
+        Report report;
+        while ((report = reports.poll()) != null) {
+            drained.add(report);
+        }
+        return drained;
+    }
+
+    private void heartbeatSucceeded() {
+        lastHeartbeat = clock.instant();
+        if (loopFault != null) {
+            loopFault = null;
+            LOG.info("Heartbeats reach the Fluss coordinator again");
+        }
+    }
+
+    private void fault(String what, Throwable e) {
+        String fault = what + ": " + describe(e);
+        if (!fault.equals(loopFault)) {
+            loopFault = fault;
+            LOG.warn(fault);
+            LOG.debug("Tiering assigner failure", e);
+        }
+    }
+
+    /**
+     * The journal only speeds up recovery after a crash, so a write that fails (a full disk) is logged, once
+     * per change, and the table is synced all the same.
+     */
+    private synchronized void journalWrite(String what, Runnable write) {
+        try {
+            write.run();
+            if (journalFault != null) {
+                journalFault = null;
+                LOG.info("The in-flight journal can be written again");
+            }
+        } catch (RuntimeException e) {
+            String fault = describe(e);
+            if (!fault.equals(journalFault)) {
+                journalFault = fault;
+                LOG.warn("Cannot {} the in-flight journal ({}); syncing on, but after a crash the tables held now "
+                        + "come back only after the coordinator's timeout", what, fault);
+            }
+        }
+    }
+
+    private void wake() {
+        synchronized (wakeUp) {
+            wakeUp.notifyAll();
+        }
+    }
+
+    /** The root cause's message, prefixed with the outer exception's type when they differ. */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        return root == e ? message : e.getClass().getSimpleName() + ": " + message;
+    }
+
+    /** A round outcome still to be reported to the coordinator. */
+    private record Report(TableEpoch table, boolean failed, boolean forceFinished) {}
+}
