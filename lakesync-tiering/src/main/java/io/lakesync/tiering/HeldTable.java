@@ -158,7 +158,7 @@ final class HeldTable {
     }
 
     private void failed(Throwable failure) {
-        FailureKind kind = FailureKind.of(failure);
+        FailureKind kind = engine.classify(failure);
         String reason = TieringEngine.describe(failure);
         if (kind == FailureKind.LOST || !engine.isRunning() || control.isCancelled()) {
             synchronized (this) {

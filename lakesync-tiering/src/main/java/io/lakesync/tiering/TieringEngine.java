@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.exception.InvalidCoordinatorException;
@@ -49,6 +50,7 @@ final class TieringEngine {
 
     private final TieringCoordinator coordinator;
     private final RoundRunner rounds;
+    private final Function<Throwable, FailureKind> classifier;
     private final EngineScheduler scheduler;
     private final InFlightJournal journal;
     private final TieringListener listener;
@@ -71,6 +73,7 @@ final class TieringEngine {
     TieringEngine(
             TieringCoordinator coordinator,
             RoundRunner rounds,
+            Function<Throwable, FailureKind> classifier,
             EngineScheduler scheduler,
             InFlightJournal journal,
             TieringListener listener,
@@ -78,6 +81,7 @@ final class TieringEngine {
             Clock clock) {
         this.coordinator = coordinator;
         this.rounds = rounds;
+        this.classifier = classifier;
         this.scheduler = scheduler;
         this.journal = journal;
         this.listener = listener;
@@ -92,9 +96,12 @@ final class TieringEngine {
      * table was just handed out and there is room for another).
      */
     boolean step() {
+        if (!running) {
+            return false;
+        }
         try {
-            if (!registered) {
-                register();
+            if (!registered && !register()) {
+                return false;
             }
             boolean tookTable = heartbeat();
             return tookTable && runningRounds() < settings.workers();
@@ -202,6 +209,10 @@ final class TieringEngine {
         return rounds;
     }
 
+    FailureKind classify(Throwable failure) {
+        return classifier.apply(failure);
+    }
+
     TieringListener listener() {
         return listener;
     }
@@ -215,27 +226,39 @@ final class TieringEngine {
 
     // --- the protocol
 
-    private void register() throws Exception {
-        coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), coordinatorEpoch).coordinatorEpoch();
-        heartbeatSucceeded();
-        LOG.info("Registered with the Fluss coordinator as a tiering service (coordinator epoch {})", coordinatorEpoch);
-        List<InFlightJournal.Entry> leftOver;
+    /** Registers and hands back what a crashed run held; returns whether it succeeded. */
+    private boolean register() throws InterruptedException {
         try {
-            leftOver = journal.recover();
+            coordinatorEpoch =
+                    coordinator.heartbeat(HeartbeatRequest.registration(), coordinatorEpoch).coordinatorEpoch();
+            heartbeatSucceeded();
+            LOG.info("Registered with the Fluss coordinator as a tiering service (coordinator epoch {})", coordinatorEpoch);
+            for (InFlightJournal.Entry entry : leftOverTables()) {
+                // Tables held by a previous run that crashed: give them back now rather than after the
+                // coordinator's 2-minute timeout.
+                LOG.info("Returning table id {} held by a previous run", entry.table().tableId());
+                coordinator.heartbeat(
+                        new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(entry.table()), false),
+                        entry.coordinatorEpoch());
+            }
+        } catch (InterruptedException e) {
+            throw e;
         } catch (Exception e) {
-            LOG.warn("Cannot read the in-flight journal ({}); tables a crashed run held come back after the coordinator's timeout", describe(e));
-            leftOver = List.of();
-        }
-        for (InFlightJournal.Entry entry : leftOver) {
-            // Tables held by a previous run that crashed: give them back now rather than after the
-            // coordinator's 2-minute timeout.
-            LOG.info("Returning table id {} held by a previous run", entry.table().tableId());
-            coordinator.heartbeat(
-                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(entry.table()), false),
-                    entry.coordinatorEpoch());
+            unreachable(e);
+            return false;
         }
         journalWrite("clear", journal::clear);
         registered = true;
+        return true;
+    }
+
+    private List<InFlightJournal.Entry> leftOverTables() {
+        try {
+            return journal.recover();
+        } catch (Exception e) {
+            LOG.warn("Cannot read the in-flight journal ({}); tables a crashed run held come back after the coordinator's timeout", describe(e));
+            return List.of();
+        }
     }
 
     /** One heartbeat; returns whether it brought a new table. */
@@ -252,7 +275,7 @@ final class TieringEngine {
                 Thread.currentThread().interrupt();
             }
             reports.addAll(sent);
-            fault("Fluss coordinator unreachable, retrying every " + settings.pollInterval().toMillis() + " ms", e);
+            unreachable(e);
             return false;
         }
         heartbeatSucceeded();
@@ -330,6 +353,10 @@ final class TieringEngine {
             loopFault = null;
             LOG.info("Heartbeats reach the Fluss coordinator again");
         }
+    }
+
+    private void unreachable(Exception e) {
+        fault("Fluss coordinator unreachable, retrying every " + settings.pollInterval().toMillis() + " ms", e);
     }
 
     private void fault(String what, Throwable e) {

@@ -114,6 +114,7 @@ public final class TieringService implements AutoCloseable {
             engine = new TieringEngine(
                     coordinator,
                     rounds,
+                    FailureKind::of,
                     new ExecutorScheduler(settings.workers()),
                     new InFlightJournal(workDir.resolve("in-flight")),
                     listener,
