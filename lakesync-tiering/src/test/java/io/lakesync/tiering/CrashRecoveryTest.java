@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.tiering.round.RoundStage;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -79,25 +76,9 @@ class CrashRecoveryTest extends TieringTestBase {
 
     private static Process startChild(LakeSyncConfig config, String table, RoundStage stage, long delayMs)
             throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty")) {
-                command.add(arg);
-            }
-        }
-        command.add("-Xmx1g");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(TieringProcessMain.class.getName());
-        Map<String, String> entries = new HashMap<>(config.toMap());
-        entries.forEach((k, v) -> command.add(k + "=" + v));
-        command.add("--halt-table=" + table);
-        command.add("--halt-at=" + stage);
-        command.add("--halt-delay-ms=" + delayMs);
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.redirectErrorStream(true);
-        builder.redirectOutput(root.resolve("child-" + table + ".log").toFile());
-        return builder.start();
+        return TieringProcessMain.startChild(
+                config,
+                List.of("--halt-table=" + table, "--halt-at=" + stage, "--halt-delay-ms=" + delayMs),
+                root.resolve("child-" + table + ".log"));
     }
 }

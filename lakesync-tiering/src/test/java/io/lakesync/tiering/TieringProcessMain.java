@@ -3,8 +3,13 @@ package io.lakesync.tiering;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundStage;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +21,30 @@ import java.util.Map;
 public final class TieringProcessMain {
 
     public static final int HALT_EXIT_CODE = 137;
+
+    /**
+     * Starts this class in a child JVM with the test JVM's class path and module flags, the config entries
+     * and the extra arguments; its output (stdout and stderr) goes to {@code log}.
+     */
+    public static Process startChild(LakeSyncConfig config, List<String> extraArgs, Path log) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty")) {
+                command.add(arg);
+            }
+        }
+        command.add("-Xmx1g");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(TieringProcessMain.class.getName());
+        config.toMap().forEach((k, v) -> command.add(k + "=" + v));
+        command.addAll(extraArgs);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(log.toFile());
+        return builder.start();
+    }
 
     public static void main(String[] args) throws Exception {
         Map<String, String> config = new HashMap<>();
