@@ -270,10 +270,12 @@ final class TieringEngine {
         HeartbeatResponse response;
         try {
             response = coordinator.heartbeat(request(inProgress, sent, capacity), coordinatorEpoch);
+        } catch (InterruptedException e) {
+            // Shutting down: the reports go with the last heartbeat instead.
+            reports.addAll(sent);
+            Thread.currentThread().interrupt();
+            return false;
         } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
             reports.addAll(sent);
             unreachable(e);
             return false;
