@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,6 +23,7 @@ class ContinuousModeTest extends TieringTestBase {
 
     @Test
     void busyTableKeepsSyncingUnderOneHandOutAndOthersAreNotStarved() throws Exception {
+        int expectedRows;
         TablePath busy = TablePath.of("fluss", "continuous_busy");
         TablePath other = TablePath.of("fluss", "continuous_other");
         createTable(busy, idTable(2, "2s"));
@@ -34,31 +36,38 @@ class ContinuousModeTest extends TieringTestBase {
         try (TieringService service = new TieringService(
                 serviceConfig("continuous-instance", Map.of("tiering.workers", "1")), listener, RoundHooks.NONE, Clock.systemUTC())) {
             service.start();
-            for (int batch = 0; batch < 8; batch++) {
-                append(busy, ids(batch * 500L, (batch + 1) * 500L));
+            // Written until several commits landed under one hand-out, however slow the machine makes a round.
+            Instant deadline = Instant.now().plus(SYNC_TIMEOUT);
+            int batches = 0;
+            while (!severalCommitsUnderOneHandOut()) {
+                assertThat(Instant.now()).as("several commits under one hand-out: %s", rounds).isBefore(deadline);
+                append(busy, ids(batches * 500L, (batches + 1) * 500L));
+                batches++;
                 Thread.sleep(500); // pacing the writer, not synchronisation
             }
             awaitTiered(busy);
-            List<Long> epochsOfCommits = new ArrayList<>();
-            synchronized (rounds) {
-                rounds.stream().filter(RoundResult::committed).forEach(r -> epochsOfCommits.add(r.assignment().tieringEpoch()));
-            }
-            assertThat(epochsOfCommits.stream().distinct().count())
-                    .as("several commits under one hand-out: %s", epochsOfCommits)
-                    .isLessThan(epochsOfCommits.size());
 
             createTable(other, idTable(2, "2s"));
             append(other, ids(0, 100));
-            for (int batch = 8; batch < 14; batch++) {
-                append(busy, ids(batch * 500L, (batch + 1) * 500L));
+            for (int more = 0; more < 6; more++, batches++) {
+                append(busy, ids(batches * 500L, (batches + 1) * 500L));
                 Thread.sleep(300); // pacing the writer, not synchronisation
             }
             awaitTiered(other);
             awaitTiered(busy);
+            expectedRows = batches * 500;
         }
         List<List<Object>> lakeRows = readLake(busy, "id");
-        assertThat(lakeRows).hasSize(14 * 500);
-        assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(14 * 500);
+        assertThat(lakeRows).hasSize(expectedRows);
+        assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(expectedRows);
         assertThat(readLake(other, "id")).hasSize(100);
+    }
+
+    private boolean severalCommitsUnderOneHandOut() {
+        synchronized (rounds) {
+            List<Long> epochsOfCommits =
+                    rounds.stream().filter(RoundResult::committed).map(r -> r.assignment().tieringEpoch()).toList();
+            return epochsOfCommits.stream().distinct().count() < epochsOfCommits.size();
+        }
     }
 }
