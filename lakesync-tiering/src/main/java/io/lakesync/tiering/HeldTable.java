@@ -108,12 +108,13 @@ final class HeldTable {
             state = State.ROUND_RUNNING;
             pendingAttempt = null;
         }
-        engine.listener().roundStarted(assignment);
         try {
+            engine.listener().roundStarted(assignment);
             engine.scheduler().runRound(this::attempt);
-        } catch (RejectedExecutionException e) {
+        } catch (RuntimeException e) {
+            // No thread to run on (RejectedExecutionException), or a listener broke its contract.
             synchronized (this) {
-                giveUp(new FencedRoundException("no thread to run its round on", e));
+                giveUp(new FencedRoundException("its round could not be started: " + TieringEngine.describe(e), e));
             }
         }
     }
@@ -235,8 +236,11 @@ final class HeldTable {
             return;
         }
         LOG.info("Gave up table {}: {}", assignment, TieringEngine.describe(why));
-        engine.listener().roundFailed(assignment, why, FailureKind.LOST, null);
-        release(true, false);
+        try {
+            engine.listener().roundFailed(assignment, why, FailureKind.LOST, null);
+        } finally {
+            release(true, false);
+        }
     }
 
     /** Why the table cannot go on: the reason it was cancelled with, or the engine stopping. */

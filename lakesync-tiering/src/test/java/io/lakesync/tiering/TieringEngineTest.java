@@ -318,6 +318,24 @@ class TieringEngineTest {
     }
 
     @Test
+    void listenerThatThrowsCannotStrandATableOrStopTheLoop() {
+        TieringListener broken = new TieringListener() {
+            @Override
+            public void roundStarted(TableAssignment assignment) {
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        engine = new TieringEngine(coordinator, (a, c) -> {
+            throw new AssertionError("no round can start");
+        }, FailureKind::of, time, new InFlightJournal(dir.resolve("in-flight")), broken, settings(true, Duration.ofMinutes(5)), time);
+        coordinator.waiting.add(T1);
+        engine.step();
+        assertThat(engine.activeTables()).isEmpty();
+        engine.step();
+        assertThat(coordinator.failed()).containsExactly(T1.epoch());
+    }
+
+    @Test
     void unwritableJournalDoesNotStopSyncing() throws Exception {
         Path inTheWay = Files.writeString(dir.resolve("not-a-folder"), "x");
         engine = engine(settings(true, Duration.ofMinutes(5)), inTheWay.resolve("in-flight"));
