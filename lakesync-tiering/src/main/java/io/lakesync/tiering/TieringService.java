@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
@@ -37,8 +38,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.ApiException;
@@ -93,7 +92,7 @@ public final class TieringService implements AutoCloseable {
     private final ConcurrentLinkedQueue<Report> reports = new ConcurrentLinkedQueue<>();
     private final Object wakeUp = new Object();
 
-    private Connection connection;
+    private ReconnectingConnection connection;
     private TieringCoordinator coordinator;
     private LakeTables lakeTables;
     private InFlightJournal journal;
@@ -147,8 +146,8 @@ public final class TieringService implements AutoCloseable {
                     "Config key 'fluss.bootstrap.servers' is not set: lakesync needs the address of the Fluss cluster.");
         }
         Path ioTmpDir = Files.createDirectories(workDir.resolve("io-tmp"));
-        connection = ConnectionFactory.createConnection(flussConf);
-        coordinator = new FlussTieringCoordinator(connection);
+        connection = ReconnectingConnection.open(flussConf);
+        coordinator = new FlussTieringCoordinator(connection.coordinatorGateway());
         lakeTables = new LakeTables(config.lakeCatalogOptions());
         journal = new InFlightJournal(workDir.resolve("in-flight"));
         roundThreads = Executors.newFixedThreadPool(workers, named("lakesync-round"));

@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
@@ -34,8 +32,8 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
 
     private final CoordinatorGateway gateway;
 
-    public FlussTieringCoordinator(Connection connection) {
-        this.gateway = ((FlussConnection) connection).getMetadataUpdater().newCoordinatorServerClient();
+    public FlussTieringCoordinator(CoordinatorGateway gateway) {
+        this.gateway = gateway;
     }
 
     @Override
