@@ -72,6 +72,14 @@ public final class Deadline {
         }
     }
 
+    /**
+     * For client methods that block before they return their future (Fluss's {@code listOffsets} first refreshes
+     * metadata synchronously): starts and awaits the call within the deadline.
+     */
+    public <T> T awaitStarted(Callable<CompletableFuture<T>> start, String what) throws Exception {
+        return call(() -> await(start.call(), what), what);
+    }
+
     private TimeoutException timedOut(String what) {
         return new TimeoutException(what + " did not answer within " + budget.toMillis() + " ms");
     }
