@@ -58,6 +58,8 @@ import org.slf4j.LoggerFactory;
 public final class LakeSyncServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeSyncServer.class);
+    /** Each prerequisite check may take this long: the first write of a cold JVM to a remote lake is slow. */
+    private static final Duration PREREQUISITE_CHECK_TIMEOUT = Duration.ofMinutes(1);
     private static final String BOOTSTRAP_KEY = LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key();
 
     private final Deque<AutoCloseable> started;
@@ -108,7 +110,7 @@ public final class LakeSyncServer implements AutoCloseable {
                     new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
                     new ServiceSwitchControl(
-                            state.serviceSwitch(), new Prerequisites(connection.getAdmin(), lakeTables, callTimeout),
+                            state.serviceSwitch(), new Prerequisites(connection.getAdmin(), lakeTables, PREREQUISITE_CHECK_TIMEOUT),
                             tableSwitches, engine);
             switchHolder[0] = serviceSwitch;
             serviceSwitch.startIfEnabled();
