@@ -83,9 +83,11 @@ class FlussRestartTest {
                     assertThat(status.stale()).isTrue();
                     assertThat(status.reason()).startsWith("Cannot observe the table since ");
                 }
-                JsonNode health = JSON.readTree(get(server, "/health").body());
-                // DOWN once the engine's own health gives up on the coordinator (see EngineHealth).
+                HttpResponse<String> response = get(server, "/health");
+                JsonNode health = JSON.readTree(response.body());
+                // DOWN (503) once the engine's own health gives up on the coordinator (see EngineHealth).
                 assertThat(health.get("status").asText()).isIn("DEGRADED", "DOWN");
+                assertThat(response.statusCode()).isEqualTo(health.get("status").asText().equals("DOWN") ? 503 : 200);
                 assertThat(health.get("reasons").toString()).contains("Cannot reach Fluss since", "2 table(s) UNKNOWN");
             });
             for (int refresh = 0; refresh < 3; refresh++) {
