@@ -20,7 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.fluss.client.Connection;
@@ -144,18 +143,18 @@ class FlussRestartTest {
                 "local.tablet-server.port", Integer.toString(tabletPort)), "test");
     }
 
+    /** Short intervals, so that staleness shows and sync resumes within seconds. */
     private LakeSyncConfig serviceConfig() {
-        Map<String, String> map = new HashMap<>();
-        map.put("data.dir", root.resolve("service").toString());
-        map.put("service.port", "0");
-        map.put("auth.tokens", "alice:owner:" + OWNER);
-        map.put("status.refresh-interval", "500ms");
-        map.put("status.call-timeout", "2s");
-        map.put("tiering.poll-interval", "200ms");
-        map.put("tiering.idle-read-timeout", "1s");
-        map.put("tiering.retry.initial-backoff", "200ms");
-        map.put("tiering.retry.max-backoff", "1s");
-        return LakeSyncConfig.fromMap(map, "test");
+        return LakeSyncConfig.fromMap(Map.of(
+                "data.dir", root.resolve("service").toString(),
+                "service.port", "0",
+                "auth.tokens", "alice:owner:" + OWNER,
+                "status.refresh-interval", "500ms",
+                "status.call-timeout", "2s",
+                "tiering.poll-interval", "200ms",
+                "tiering.idle-read-timeout", "1s",
+                "tiering.retry.initial-backoff", "200ms",
+                "tiering.retry.max-backoff", "1s"), "test");
     }
 
     private static TableDescriptor logTable() {
