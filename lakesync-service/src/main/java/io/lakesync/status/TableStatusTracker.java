@@ -3,6 +3,7 @@ package io.lakesync.status;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.FailureKind;
 import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.tiering.connection.RemoteErrors;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.RoundResult;
@@ -108,7 +109,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             listed = observer.listTables(deadline);
             flussProblem = problemCleared(flussProblem, "Fluss");
         } catch (Exception e) {
-            listFailure = describe(e);
+            listFailure = RemoteErrors.describe(e);
             flussProblem = problem(flussProblem, "Cannot reach Fluss", listFailure, now);
             listed = new ArrayList<>(paths.values());
         }
@@ -116,7 +117,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             observer.probeLake(deadline);
             lakeProblem = problemCleared(lakeProblem, "The lake");
         } catch (Exception e) {
-            lakeProblem = problem(lakeProblem, "Cannot reach the lake", describe(e), now);
+            lakeProblem = problem(lakeProblem, "Cannot reach the lake", RemoteErrors.describe(e), now);
         }
         List<TableStatus> fresh = new ArrayList<>();
         for (TablePath path : listed) {
@@ -133,7 +134,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                     status = observed(path, observer.observe(path, deadline));
                 } catch (Exception e) {
                     LOG.debug("Could not observe table {}", path, e);
-                    status = unobserved(path, describe(e), now);
+                    status = unobserved(path, RemoteErrors.describe(e), now);
                 }
             }
             publish(name, status, now);
@@ -242,13 +243,6 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         }
     }
 
-    private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-    }
 
     @Nullable
     private Instant trackPendingSince(String name, TableObservation observation) {

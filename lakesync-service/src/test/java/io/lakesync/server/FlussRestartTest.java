@@ -80,7 +80,8 @@ class FlussRestartTest {
                 for (TableStatus status : server.status().tables()) {
                     assertThat(status.state()).isEqualTo(TableState.UNKNOWN);
                     assertThat(status.stale()).isTrue();
-                    assertThat(status.reason()).startsWith("Cannot observe the table since ");
+                    assertThat(status.reason()).startsWith("Cannot observe the table since ")
+                            .contains("127.0.0.1:" + oldTabletPort);
                 }
                 HttpResponse<String> response = get(server, "/health");
                 JsonNode health = JSON.readTree(response.body());

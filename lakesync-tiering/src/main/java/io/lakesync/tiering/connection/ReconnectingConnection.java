@@ -172,7 +172,7 @@ public final class ReconnectingConnection implements Connection {
         try {
             fresh = connect();
         } catch (Exception e) {
-            unreachable(describe(e));
+            unreachable(RemoteErrors.describe(e));
             return;
         }
         if (before == null) {
@@ -199,7 +199,7 @@ public final class ReconnectingConnection implements Connection {
         try {
             check();
         } catch (RuntimeException e) {
-            LOG.warn("Checking the Fluss connection failed: {}", describe(e));
+            LOG.warn("Checking the Fluss connection failed: {}", RemoteErrors.describe(e));
         }
     }
 
@@ -327,13 +327,6 @@ public final class ReconnectingConnection implements Connection {
         }
     }
 
-    private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-    }
 
     private static java.util.concurrent.ThreadFactory named(String prefix) {
         return runnable -> {

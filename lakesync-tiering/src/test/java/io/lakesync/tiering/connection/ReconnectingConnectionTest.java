@@ -58,6 +58,16 @@ class ReconnectingConnectionTest {
     }
 
     @Test
+    void errorsNameTheServerFromTheOuterMessageAndTheRootCause() {
+        Exception failed = new java.util.concurrent.ExecutionException(new NetworkException(
+                "Disconnected from node 127.0.0.1:41234 (id: ts-0, rack: null)",
+                new java.net.ConnectException("finishConnect(..) failed: Connection refused")));
+        assertThat(RemoteErrors.describe(failed)).isEqualTo(
+                "Disconnected from node 127.0.0.1:41234 (id: ts-0, rack: null): finishConnect(..) failed: Connection refused");
+        assertThat(RemoteErrors.describe(new IllegalStateException())).isEqualTo("IllegalStateException");
+    }
+
+    @Test
     void aFailingBlockingCallFailsWithItsOwnError() {
         assertThatThrownBy(() -> Deadline.in(TIMEOUT).call(() -> {
                     throw new IllegalStateException("warehouse unavailable");
