@@ -13,7 +13,7 @@ public final class RemoteErrors {
     /**
      * The messages along the cause chain, without wrappers and repeats, so that both the server (often only in an
      * outer message, "Disconnected from node 127.0.0.1:41234 (id: ts-0, ...)") and the root cause
-     * ("Connection refused") are named.
+     * ("Connection refused") are named; on one line.
      */
     public static String describe(Throwable error) {
         List<String> parts = new ArrayList<>();
@@ -25,7 +25,7 @@ public final class RemoteErrors {
                     || (!parts.isEmpty() && parts.get(parts.size() - 1).contains(message))) {
                 continue;
             }
-            parts.add(message);
+            parts.add(message.strip().replaceAll("\\s*\\R\\s*", " "));
         }
         return parts.isEmpty() ? error.getClass().getSimpleName() : String.join(": ", parts);
     }

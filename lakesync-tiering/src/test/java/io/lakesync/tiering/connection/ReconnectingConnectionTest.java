@@ -65,6 +65,8 @@ class ReconnectingConnectionTest {
         assertThat(RemoteErrors.describe(failed)).isEqualTo(
                 "Disconnected from node 127.0.0.1:41234 (id: ts-0, rack: null): finishConnect(..) failed: Connection refused");
         assertThat(RemoteErrors.describe(new IllegalStateException())).isEqualTo("IllegalStateException");
+        assertThat(RemoteErrors.describe(new IllegalStateException("Failed to initialize. \nReason: refused")))
+                .isEqualTo("Failed to initialize. Reason: refused");
     }
 
     @Test
