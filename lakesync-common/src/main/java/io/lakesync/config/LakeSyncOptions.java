@@ -143,10 +143,10 @@ public final class LakeSyncOptions {
                     .durationType()
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
-                            "Longest one status refresh waits for Fluss and the lake, and one check of the "
-                                    + "service's Fluss connection for servers that moved. A table that could not be "
-                                    + "observed in time keeps its last figures, marked stale, with the error as its "
-                                    + "reason.");
+                            "Longest a status refresh waits for Fluss or the lake on one call (listing the "
+                                    + "tables, observing one table), and one check of the service's Fluss "
+                                    + "connection for servers that moved. A table that could not be observed in "
+                                    + "time keeps its last figures, marked stale, with the error as its reason.");
 
     public static final ConfigOption<Integer> STATUS_UNKNOWN_AFTER_REFRESHES =
             key("status.unknown-after-refreshes")

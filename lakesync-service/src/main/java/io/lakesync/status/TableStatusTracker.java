@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
@@ -37,8 +38,10 @@ import org.slf4j.LoggerFactory;
  * combined with what the cluster says, re-read every refresh. Logs one line per state change, keeps a short
  * history per table for charts, and hands every refresh to its subscribers (metrics, alerts).
  *
- * <p>A refresh never hangs: all its remote calls share one deadline ({@code status.call-timeout}). A table it
- * could not observe (Fluss or the lake did not answer, the deadline ran out, the observation failed) stays listed
+ * <p>A refresh never hangs: listing the tables, probing the lake and observing each table may each take at most
+ * {@code status.call-timeout}, and once a table's observation ran out of time the remaining tables are not tried
+ * in that refresh, so a refresh ends within about three call timeouts. A table it could not observe (Fluss or
+ * the lake did not answer, an earlier table ran out of time, the observation failed) stays listed
  * with its last observed figures marked stale and the error as its reason, and turns UNKNOWN as {@link TableState}
  * draws it; a table disappears only when Fluss lists the tables without it (dropped).
  */
@@ -67,7 +70,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private ScheduledExecutorService scheduler;
 
     /**
-     * @param callTimeout how long one refresh may wait for Fluss and the lake in all
+     * @param callTimeout how long one call of a refresh may wait for Fluss or the lake
      * @param unknownAfter how long after its last observation a table that cannot be observed becomes UNKNOWN
      */
     public TableStatusTracker(
@@ -99,14 +102,13 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         subscribers.add(subscriber);
     }
 
-    /** Re-reads every table from the cluster and derives its status; returns within about the call timeout. */
+    /** Re-reads every table from the cluster and derives its status; returns within about three call timeouts. */
     public synchronized List<TableStatus> refresh() {
         Instant now = clock.instant();
-        Deadline deadline = Deadline.in(callTimeout);
         String listFailure = null;
         List<TablePath> listed;
         try {
-            listed = observer.listTables(deadline);
+            listed = observer.listTables(Deadline.in(callTimeout));
             flussProblem = problemCleared(flussProblem, "Fluss");
         } catch (Exception e) {
             listFailure = RemoteErrors.describe(e);
@@ -114,27 +116,31 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             listed = new ArrayList<>(paths.values());
         }
         try {
-            observer.probeLake(deadline);
+            observer.probeLake(Deadline.in(callTimeout));
             lakeProblem = problemCleared(lakeProblem, "The lake");
         } catch (Exception e) {
             lakeProblem = problem(lakeProblem, "Cannot reach the lake", RemoteErrors.describe(e), now);
         }
         List<TableStatus> fresh = new ArrayList<>();
+        String timedOut = null;
         for (TablePath path : listed) {
             String name = path.toString();
             paths.put(name, path);
             TableStatus status;
             if (listFailure != null) {
                 status = unobserved(path, listFailure, now);
-            } else if (deadline.expired()) {
-                status = unobserved(path, "the status refresh used up its " + callTimeout.toMillis()
-                        + " ms ('" + LakeSyncOptions.STATUS_CALL_TIMEOUT.key() + "') before reaching this table", now);
+            } else if (timedOut != null) {
+                status = unobserved(path, "not tried in this refresh after an earlier table's observation ran out of "
+                        + "time ('" + LakeSyncOptions.STATUS_CALL_TIMEOUT.key() + "'): " + timedOut, now);
             } else {
                 try {
-                    status = observed(path, observer.observe(path, deadline));
+                    status = observed(path, observer.observe(path, Deadline.in(callTimeout)));
                 } catch (Exception e) {
                     LOG.debug("Could not observe table {}", path, e);
                     status = unobserved(path, RemoteErrors.describe(e), now);
+                    if (e instanceof TimeoutException) {
+                        timedOut = RemoteErrors.describe(e);
+                    }
                 }
             }
             publish(name, status, now);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 
@@ -97,6 +98,23 @@ class TableStalenessTest {
     }
 
     @Test
+    void afterATableRanOutOfTimeTheRestAreNotTriedInThatRefresh() {
+        observer.tables.put(IDLE, null);
+        observer.tables.put(LAGGING, null);
+        tracker.refresh();
+        observer.tables.put(IDLE, new TimeoutException("Fluss (table info of fluss.idle) did not answer within 1000 ms"));
+        observer.observed.clear();
+        clock.advance(INTERVAL);
+        tracker.refresh();
+
+        assertThat(observer.observed).containsExactly(IDLE);
+        assertThat(tracker.table(LAGGING).orElseThrow().reason()).contains("not tried in this refresh after an "
+                + "earlier table's observation ran out of time ('status.call-timeout'): Fluss (table info of "
+                + "fluss.idle) did not answer within 1000 ms");
+        assertThat(tracker.table(LAGGING).orElseThrow().stale()).isTrue();
+    }
+
+    @Test
     void aTableNeverObservedIsListedAsUnknown() {
         observer.tables.put(IDLE, new ConnectException("Connection refused"));
         tracker.refresh();
@@ -122,6 +140,7 @@ class TableStalenessTest {
     /** Observes the scripted tables: null means fine (the idle one up to date, the lagging one lagging). */
     private final class ScriptedObserver implements TableObserver {
         final Map<TablePath, Exception> tables = new HashMap<>();
+        final List<TablePath> observed = new ArrayList<>();
         Exception listFailure;
         Exception lakeFailure;
 
@@ -144,6 +163,7 @@ class TableStalenessTest {
 
         @Override
         public TableObservation observe(TablePath path, Deadline deadline) throws Exception {
+            observed.add(path);
             if (tables.get(path) != null) {
                 throw tables.get(path);
             }
