@@ -138,6 +138,26 @@ public final class LakeSyncOptions {
                             "Status samples kept per table for charts (720 at the default refresh interval "
                                     + "is one hour).");
 
+    public static final ConfigOption<Duration> STATUS_CALL_TIMEOUT =
+            key("status.call-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "Longest a status refresh waits for Fluss or the lake on one call (listing the "
+                                    + "tables, observing one table), and one check of the service's Fluss "
+                                    + "connection for servers that moved. A table that could not be observed in "
+                                    + "time keeps its last figures, marked stale, with the error as its reason.");
+
+    public static final ConfigOption<Integer> STATUS_UNKNOWN_AFTER_REFRESHES =
+            key("status.unknown-after-refreshes")
+                    .intType()
+                    .defaultValue(3)
+                    .withDescription(
+                            "A table that could not be observed for this many refresh intervals is shown "
+                                    + "UNKNOWN, with the reason (a table last seen UP_TO_DATE or SYNCING at "
+                                    + "once). /health reports DEGRADED meanwhile, and the built-in alert rule "
+                                    + "'table-status-unknown' fires.");
+
     public static final ConfigOption<Integer> LOCAL_ZOOKEEPER_PORT =
             key("local.zookeeper.port")
                     .intType()

@@ -24,7 +24,7 @@ final class StatusCommand extends ClientCommand {
                     : "snapshot " + snapshot.asLong() + " @ " + TIME.format(Instant.parse(t.get("lakeCommittedAt").asText()));
             table.row(
                     t.get("database").asText() + "." + t.get("table").asText(),
-                    t.get("state").asText(),
+                    state(t),
                     duration(t.get("syncLatencyMs").asLong()),
                     checkpoint,
                     t.get("pendingRecords").asLong(),
@@ -32,6 +32,12 @@ final class StatusCommand extends ClientCommand {
                     t.get("reason").asText());
         }
         table.print(out);
+    }
+
+    /** The state, marked when its figures are the last known ones because the table cannot be observed now. */
+    private static String state(JsonNode table) {
+        String state = table.get("state").asText();
+        return table.path("stale").asBoolean() && !state.equals("UNKNOWN") ? state + " (stale)" : state;
     }
 
     static String duration(long millis) {

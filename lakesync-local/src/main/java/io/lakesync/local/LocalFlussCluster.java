@@ -42,7 +42,11 @@ import org.slf4j.LoggerFactory;
  *   tablet-server-0/  Fluss log segments and KV stores
  *   remote/           Fluss remote data: KV snapshots, tiered log, lake offsets files
  *   warehouse/        the Paimon warehouse (the lake)
+ *   ports.properties  the ports picked for options set to 0, reused by the next start while they are free
  * </pre>
+ *
+ * Keeping the ports matters: Fluss clients (a lakesync service, writers) cache the servers' addresses, so a
+ * restarted stack on the same ports lets them carry on.
  */
 public final class LocalFlussCluster implements AutoCloseable {
 
@@ -69,9 +73,10 @@ public final class LocalFlussCluster implements AutoCloseable {
     public static LocalFlussCluster start(LakeSyncConfig config, Map<String, String> serverOverrides)
             throws Exception {
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
-        int zkPort = config.get(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT);
-        int coordinatorPort = config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT);
-        int tabletPort = config.get(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT);
+        RememberedPorts remembered = RememberedPorts.in(dataDir);
+        int zkPort = remembered.portFor(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), config.get(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT));
+        int coordinatorPort = remembered.portFor(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
+        int tabletPort = remembered.portFor(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), config.get(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT));
         checkPortFree(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zkPort);
         checkPortFree(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort);
         checkPortFree(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletPort);
@@ -79,6 +84,10 @@ public final class LocalFlussCluster implements AutoCloseable {
         LocalFlussCluster cluster = new LocalFlussCluster(dataDir);
         try {
             cluster.startAll(config, zkPort, coordinatorPort, tabletPort, serverOverrides);
+            remembered.remember(Map.of(
+                    LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), cluster.zookeeperPort(),
+                    LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), cluster.coordinatorPort(),
+                    LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), cluster.tabletServerPort()));
         } catch (Exception | Error e) {
             // ZooKeeper's threads are not daemons: a half-started stack would keep the JVM alive.
             cluster.close();
@@ -128,8 +137,7 @@ public final class LocalFlussCluster implements AutoCloseable {
         coordinatorConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + coordinatorPort);
         coordinator = new CoordinatorServer(coordinatorConf);
         startServer(coordinator);
-        int boundCoordinatorPort = coordinator.getRpcServer().getBindEndpoints().get(0).getPort();
-        bootstrapServers = HOST + ":" + boundCoordinatorPort;
+        bootstrapServers = HOST + ":" + coordinatorPort();
 
         Configuration tabletConf = new Configuration(common);
         tabletConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + tabletPort);
@@ -142,7 +150,7 @@ public final class LocalFlussCluster implements AutoCloseable {
                 "Fluss started: coordinator {}, tablet server {}:{}, Paimon warehouse {}",
                 bootstrapServers,
                 HOST,
-                tabletServer.getRpcServer().getBindEndpoints().get(0).getPort(),
+                tabletServerPort(),
                 warehouse());
     }
 
@@ -174,6 +182,21 @@ public final class LocalFlussCluster implements AutoCloseable {
     private void startServer(ServerBase server) throws Exception {
         server.start();
         started.push(() -> server.closeAsync().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+    }
+
+    /** The port the coordinator listens on (the bootstrap port). */
+    public int coordinatorPort() {
+        return coordinator.getRpcServer().getBindEndpoints().get(0).getPort();
+    }
+
+    /** The port the tablet server listens on. */
+    public int tabletServerPort() {
+        return tabletServer.getRpcServer().getBindEndpoints().get(0).getPort();
+    }
+
+    /** The port ZooKeeper listens on. */
+    public int zookeeperPort() {
+        return zookeeper.getPort();
     }
 
     /** The address Fluss clients bootstrap from. */
@@ -250,14 +273,18 @@ public final class LocalFlussCluster implements AutoCloseable {
     }
 
     private static void checkPortFree(String optionKey, int port) {
-        if (port == 0) {
-            return;
+        if (port != 0 && !isFree(port)) {
+            throw new PortInUseException(optionKey, port);
         }
+    }
+
+    static boolean isFree(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);
             socket.bind(new InetSocketAddress(InetAddress.getByName(HOST), port));
+            return true;
         } catch (IOException e) {
-            throw new PortInUseException(optionKey, port);
+            return false;
         }
     }
 }

@@ -51,9 +51,12 @@ class LocalFlussClusterTest {
     }
 
     @Test
-    void createsPaimonTableAndKeepsTablesAndRowsAcrossRestart() throws Exception {
+    void createsPaimonTableAndKeepsTablesRowsAndPortsAcrossRestart() throws Exception {
+        List<Integer> ports;
         try (LocalFlussCluster cluster = LocalFlussCluster.start(config(Map.of()), Map.of());
                 Connection connection = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
+            ports = List.of(cluster.zookeeperPort(), cluster.coordinatorPort(), cluster.tabletServerPort());
+            assertThat(ports).allSatisfy(port -> assertThat(port).isPositive());
             Admin admin = connection.getAdmin();
             admin.createDatabase("fluss", DatabaseDescriptor.EMPTY, true).get();
             TableDescriptor descriptor =
@@ -91,6 +94,9 @@ class LocalFlussClusterTest {
 
         try (LocalFlussCluster cluster = LocalFlussCluster.start(config(Map.of()), Map.of());
                 Connection connection = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
+            assertThat(List.of(cluster.zookeeperPort(), cluster.coordinatorPort(), cluster.tabletServerPort()))
+                    .as("ZooKeeper, coordinator and tablet server ports after a restart on the same data folder")
+                    .isEqualTo(ports);
             assertThat(connection.getAdmin().tableExists(ORDERS).get()).isTrue();
             try (Table table = connection.getTable(ORDERS)) {
                 List<Integer> found = new ArrayList<>();

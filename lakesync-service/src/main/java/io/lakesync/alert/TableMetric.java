@@ -19,7 +19,11 @@ public enum TableMetric {
     /** Duration of the last tiering round. */
     TIER_DURATION_MS("tierDurationMs", false),
     /** Rows written to the lake since the service started. */
-    ROWS_TIERED_TOTAL("rowsTieredTotal", true);
+    ROWS_TIERED_TOTAL("rowsTieredTotal", true),
+    /** How long ago the table's figures were read; grows while it cannot be observed. */
+    OBSERVATION_AGE_MS("observationAgeMs", false),
+    /** 1 while the table's state is UNKNOWN (it cannot be observed), else 0. */
+    STATE_UNKNOWN("stateUnknown", false);
 
     private final String id;
     private final boolean counter;

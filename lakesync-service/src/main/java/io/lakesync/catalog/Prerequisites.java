@@ -3,7 +3,10 @@ package io.lakesync.catalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.lake.LakeTables;
+import java.time.Duration;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
@@ -21,16 +24,19 @@ import org.apache.paimon.types.DataTypes;
  * What must hold before the service is switched on, checked for real: the Fluss cluster answers and lets
  * lakesync list its tables, and the lake catalog lets it create a database and a table, write a row and read
  * it back. The probe works in a scratch database it drops afterwards. Checks run in order and stop at the
- * first failure, which names the check.
+ * first failure, which names the check. Each check waits at most the call timeout: an unreachable server fails
+ * it, naming what did not answer.
  */
 public final class Prerequisites {
 
     private final Admin admin;
     private final LakeTables lakeTables;
+    private final Duration callTimeout;
 
-    public Prerequisites(Admin admin, LakeTables lakeTables) {
+    public Prerequisites(Admin admin, LakeTables lakeTables, Duration callTimeout) {
         this.admin = admin;
         this.lakeTables = lakeTables;
+        this.callTimeout = callTimeout;
     }
 
     public List<CheckResult> run() {
@@ -39,32 +45,34 @@ public final class Prerequisites {
         String database = "lakesync_probe_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
         Identifier table = Identifier.create(database, "probe");
         boolean ok =
-                check(results, "Fluss cluster reachable", () -> admin.getServerNodes().get().size() + " server(s) answer")
+                check(results, "Fluss cluster reachable", () -> Deadline.in(callTimeout)
+                                .awaitStarted(admin::getServerNodes, "Fluss").size() + " server(s) answer")
                         && check(results, "Fluss credentials can list tables", () -> {
+                            Deadline deadline = Deadline.in(callTimeout);
                             int tables = 0;
-                            for (String db : admin.listDatabases().get()) {
-                                tables += admin.listTables(db).get().size();
+                            for (String db : deadline.await(admin.listDatabases(), "Fluss")) {
+                                tables += deadline.await(admin.listTables(db), "Fluss").size();
                             }
                             return tables + " table(s) visible";
                         })
-                        && check(results, "Lake catalog reachable", () -> catalog.listDatabases().size() + " database(s)")
-                        && check(results, "Create a database in the lake", () -> {
+                        && check(results, "Lake catalog reachable", () -> inTime(() -> catalog.listDatabases().size() + " database(s)"))
+                        && check(results, "Create a database in the lake", () -> inTime(() -> {
                             catalog.createDatabase(database, false);
                             return "created " + database;
-                        });
+                        }));
         if (!ok) {
             return results;
         }
         try {
             boolean written =
-                    check(results, "Create a table in the lake", () -> {
+                    check(results, "Create a table in the lake", () -> inTime(() -> {
                                 catalog.createTable(
                                         table,
                                         Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING()).build(),
                                         false);
                                 return "created " + table.getFullName();
-                            })
-                            && check(results, "Write to the lake", () -> {
+                            }))
+                            && check(results, "Write to the lake", () -> inTime(() -> {
                                 BatchWriteBuilder builder = catalog.getTable(table).newBatchWriteBuilder();
                                 try (BatchTableWrite write = builder.newWrite();
                                         BatchTableCommit commit = builder.newCommit()) {
@@ -72,9 +80,9 @@ public final class Prerequisites {
                                     commit.commit(write.prepareCommit());
                                 }
                                 return "committed one row";
-                            });
+                            }));
             if (written) {
-                check(results, "Read from the lake", () -> {
+                check(results, "Read from the lake", () -> inTime(() -> {
                     Table probe = catalog.getTable(table);
                     ReadBuilder read = probe.newReadBuilder();
                     int[] rows = {0};
@@ -86,15 +94,19 @@ public final class Prerequisites {
                         throw new IllegalStateException("read back " + rows[0] + " rows instead of 1");
                     }
                     return "read the row back";
-                });
+                }));
             }
         } finally {
-            check(results, "Clean up the scratch database", () -> {
+            check(results, "Clean up the scratch database", () -> inTime(() -> {
                 catalog.dropDatabase(database, true, true);
                 return "dropped " + database;
-            });
+            }));
         }
         return results;
+    }
+
+    private String inTime(Callable<String> lakeCall) throws Exception {
+        return Deadline.in(callTimeout).call(lakeCall, "The lake");
     }
 
     /** Whether every check in {@code results} passed. */

@@ -5,6 +5,8 @@ import io.lakesync.status.TableStatus;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -29,10 +31,13 @@ public final class TableMetricsCollector implements MultiCollector {
     private static final String PREFIX = "lakesync_table_";
 
     private final Supplier<List<TableStatus>> tables;
+    private final Clock clock;
     private final PrometheusRegistry registry = new PrometheusRegistry();
 
-    public TableMetricsCollector(Supplier<List<TableStatus>> tables) {
+    /** @param clock what the observation age is measured against */
+    public TableMetricsCollector(Supplier<List<TableStatus>> tables, Clock clock) {
         this.tables = tables;
+        this.clock = clock;
         registry.register(this);
     }
 
@@ -51,6 +56,8 @@ public final class TableMetricsCollector implements MultiCollector {
         metrics.add(gauge(statuses, "failuresTotal", "Rounds this instance saw fail.", s -> s.activity().failures()));
         metrics.add(gauge(statuses, "rowsTieredTotal", "Records this instance tiered.", s -> s.activity().rowsTiered()));
         metrics.add(gauge(statuses, "bytesTieredTotal", "Bytes of lake files this instance wrote.", s -> s.activity().bytesTiered()));
+        metrics.add(gauge(statuses, "observationAge", "How long ago the figures were read from Fluss and the lake; grows while observations fail.", s -> Math.max(0, Duration.between(s.observedAt(), clock.instant()).toMillis())));
+        metrics.add(gauge(statuses, "stale", "1 while the table cannot be observed and the figures are the last known ones, else 0.", s -> s.stale() ? 1 : 0));
         metrics.add(gauge(statuses, "filesWrittenTotal", "Lake files this instance wrote.", s -> s.activity().filesWritten()));
         GaugeSnapshot.Builder state = GaugeSnapshot.builder().name(PREFIX + "state").help("1 for the table's current state.");
         for (TableStatus status : statuses) {

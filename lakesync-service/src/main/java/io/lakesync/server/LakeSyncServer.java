@@ -17,23 +17,26 @@ import io.lakesync.metrics.TableMetricsCollector;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ClusterObserver;
 import io.lakesync.status.TableRoutes;
+import io.lakesync.status.TableState;
 import io.lakesync.status.TableStatus;
 import io.lakesync.status.TableStatusTracker;
 import io.lakesync.switches.ServiceSwitchControl;
 import io.lakesync.switches.SwitchRoutes;
 import io.lakesync.switches.TableSwitches;
+import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
+import java.util.Optional;
 import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +58,8 @@ import org.slf4j.LoggerFactory;
 public final class LakeSyncServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeSyncServer.class);
+    /** Each prerequisite check may take this long: the first write of a cold JVM to a remote lake is slow. */
+    private static final Duration PREREQUISITE_CHECK_TIMEOUT = Duration.ofMinutes(1);
     private static final String BOOTSTRAP_KEY = LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key();
 
     private final Deque<AutoCloseable> started;
@@ -84,7 +89,10 @@ public final class LakeSyncServer implements AutoCloseable {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
             StateStore state = push(started, StateStore.open(config, clock));
-            Connection connection = push(started, ConnectionFactory.createConnection(config.flussClientConfiguration()));
+            Duration callTimeout = config.get(LakeSyncOptions.STATUS_CALL_TIMEOUT);
+            Duration refreshInterval = config.get(LakeSyncOptions.STATUS_REFRESH_INTERVAL);
+            ReconnectingConnection connection = push(started, ReconnectingConnection.open(
+                    config.flussClientConfiguration(), ReconnectingConnection.DEFAULT_CHECK_INTERVAL, callTimeout));
             LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
             LakeCatalog lakeCatalog = new LakeCatalog(connection.getAdmin(), lakeTables);
 
@@ -94,27 +102,30 @@ public final class LakeSyncServer implements AutoCloseable {
                             new ClusterObserver(connection, lakeTables, clock),
                             clock,
                             () -> switchHolder[0].isEnabled(),
-                            config.get(LakeSyncOptions.STATUS_HISTORY_SIZE)));
+                            config.get(LakeSyncOptions.STATUS_HISTORY_SIZE),
+                            callTimeout,
+                            refreshInterval.multipliedBy(unknownAfterRefreshes(config))));
             Engine engine = push(started, new Engine(config, tracker, clock));
             TableSwitches tableSwitches =
                     new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
                     new ServiceSwitchControl(
-                            state.serviceSwitch(), new Prerequisites(connection.getAdmin(), lakeTables), tableSwitches, engine);
+                            state.serviceSwitch(), new Prerequisites(connection.getAdmin(), lakeTables, PREREQUISITE_CHECK_TIMEOUT),
+                            tableSwitches, engine);
             switchHolder[0] = serviceSwitch;
             serviceSwitch.startIfEnabled();
-            tracker.start(config.get(LakeSyncOptions.STATUS_REFRESH_INTERVAL));
+            tracker.start(refreshInterval);
 
-            Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker), clock));
+            Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker, clock), clock));
             alerting.start();
 
             HttpApi http =
                     push(started, HttpApi.start(config, List.of(
                             app -> app.router.mount(router -> router.beforeMatched(new JavalinAuth(authenticator))),
-                            new HealthRoutes(bootstrapServers, clock),
+                            new HealthRoutes(bootstrapServers, clock, tracker::problems, engine::health),
                             new OpenApiRoutes(),
                             new TableRoutes(tracker),
-                            new MetricsRoutes(new TableMetricsCollector(tracker::tables)),
+                            new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
                             new AlertRoutes(alerting))));
@@ -126,8 +137,17 @@ public final class LakeSyncServer implements AutoCloseable {
         }
     }
 
+    private static int unknownAfterRefreshes(LakeSyncConfig config) {
+        int refreshes = config.get(LakeSyncOptions.STATUS_UNKNOWN_AFTER_REFRESHES);
+        if (refreshes < 1) {
+            throw new ConfigException("Config key '" + LakeSyncOptions.STATUS_UNKNOWN_AFTER_REFRESHES.key()
+                    + "' must be at least 1, but is " + refreshes + ".");
+        }
+        return refreshes;
+    }
+
     /** What alert rules evaluate: each table's status as metric id to value. */
-    private static TableMetricsSource metricsOf(TableStatusTracker tracker) {
+    private static TableMetricsSource metricsOf(TableStatusTracker tracker, Clock clock) {
         return () -> {
             Map<String, Map<String, Double>> snapshot = new HashMap<>();
             for (TableStatus status : tracker.tables()) {
@@ -138,6 +158,9 @@ public final class LakeSyncServer implements AutoCloseable {
                 metrics.put(TableMetric.FAILURES_TOTAL.id(), (double) status.activity().failures());
                 metrics.put(TableMetric.ROUNDS_TOTAL.id(), (double) status.activity().rounds());
                 metrics.put(TableMetric.ROWS_TIERED_TOTAL.id(), (double) status.activity().rowsTiered());
+                metrics.put(TableMetric.OBSERVATION_AGE_MS.id(),
+                        (double) Math.max(0, Duration.between(status.observedAt(), clock.instant()).toMillis()));
+                metrics.put(TableMetric.STATE_UNKNOWN.id(), status.state() == TableState.UNKNOWN ? 1.0 : 0.0);
                 if (status.activity().lastRoundDuration() != null) {
                     metrics.put(TableMetric.TIER_DURATION_MS.id(), (double) status.activity().lastRoundDuration().toMillis());
                 }
@@ -199,7 +222,7 @@ public final class LakeSyncServer implements AutoCloseable {
         private final LakeSyncConfig config;
         private final TableStatusTracker listener;
         private final Clock clock;
-        private TieringService running;
+        private volatile TieringService running;
 
         Engine(LakeSyncConfig config, TableStatusTracker listener, Clock clock) {
             this.config = config;
@@ -214,6 +237,12 @@ public final class LakeSyncServer implements AutoCloseable {
                 engine.start();
                 running = engine;
             }
+        }
+
+        /** The running engine's health; empty while the service is switched off. */
+        Optional<EngineHealth> health() {
+            TieringService engine = running;
+            return engine == null ? Optional.empty() : Optional.of(engine.health());
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.lakesync.status;
 
+import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.lake.LakeTables;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,12 +30,13 @@ import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
 
 /**
- * Reads what the cluster says about each table: lake sync on or off, the readable lake snapshot the
+ * The {@link TableObserver} of a Fluss cluster and its lake. Reads what the cluster says about each table: lake sync on or off, the readable lake snapshot the
  * coordinator registered and when Paimon committed it, per-bucket tiered and end offsets, and the timestamp
  * of the oldest record not yet in the lake. That last one is read from the Fluss log at the bucket's tiered
- * offset, once per offset (cached), so an unchanged checkpoint costs no reads.
+ * offset, once per offset (cached), so an unchanged checkpoint costs no reads. Every remote call waits at most
+ * until the caller's {@link Deadline}: a server that never answers makes the call fail, never hang.
  */
-public final class ClusterObserver {
+public final class ClusterObserver implements TableObserver {
 
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
@@ -51,31 +53,38 @@ public final class ClusterObserver {
         this.clock = clock;
     }
 
-    /** Every table of every database. */
-    public List<TablePath> listTables() throws Exception {
+    @Override
+    public List<TablePath> listTables(Deadline deadline) throws Exception {
         List<TablePath> tables = new ArrayList<>();
-        for (String database : admin.listDatabases().get()) {
-            for (String table : admin.listTables(database).get()) {
+        for (String database : deadline.await(admin.listDatabases(), "Fluss (list databases)")) {
+            for (String table : deadline.await(admin.listTables(database), "Fluss (list tables of " + database + ")")) {
                 tables.add(TablePath.of(database, table));
             }
         }
         return tables;
     }
 
-    public TableObservation observe(TablePath path) throws Exception {
-        TableInfo info = admin.getTableInfo(path).get();
+    /** Lists the lake's databases. */
+    @Override
+    public void probeLake(Deadline deadline) throws Exception {
+        deadline.call(() -> lakeTables.catalog().listDatabases(), "The lake catalog");
+    }
+
+    @Override
+    public TableObservation observe(TablePath path, Deadline deadline) throws Exception {
+        TableInfo info = deadline.await(admin.getTableInfo(path), "Fluss (table info of " + path + ")");
         boolean enabled = info.getTableConfig().isDataLakeEnabled();
         Duration freshness = info.getTableConfig().getDataLakeFreshness();
         if (!enabled) {
             return new TableObservation(path, info.getTableId(), false, freshness, null, null, List.of(), null, clock.instant());
         }
-        LakeSnapshot lake = readableLakeSnapshot(path);
+        LakeSnapshot lake = readableLakeSnapshot(path, deadline);
         Map<TableBucket, Long> tiered = lake == null ? Map.of() : lake.getTableBucketsOffset();
         List<BucketCheckpoint> buckets = new ArrayList<>();
         List<TableBucket> pendingBuckets = new ArrayList<>();
         Map<TableBucket, Long> ends = new HashMap<>();
         Map<TableBucket, String> partitionNames = new HashMap<>();
-        collectEndOffsets(info, ends, partitionNames);
+        collectEndOffsets(info, ends, partitionNames, deadline);
         for (Map.Entry<TableBucket, Long> end : ends.entrySet()) {
             long tieredOffset = tiered.getOrDefault(end.getKey(), -1L);
             buckets.add(new BucketCheckpoint(partitionNames.get(end.getKey()), end.getKey().getBucket(), tieredOffset, end.getValue()));
@@ -83,21 +92,24 @@ public final class ClusterObserver {
                 pendingBuckets.add(end.getKey());
             }
         }
-        Instant committedAt = lake == null ? null : paimonCommitTime(path, lake.getSnapshotId());
-        Instant oldest = pendingBuckets.isEmpty() ? null : oldestPendingRecord(path, pendingBuckets, tiered);
+        Instant committedAt = lake == null ? null : paimonCommitTime(path, lake.getSnapshotId(), deadline);
+        Instant oldest = pendingBuckets.isEmpty() ? null : oldestPendingRecord(path, pendingBuckets, tiered, deadline);
         return new TableObservation(
                 path, info.getTableId(), true, freshness, lake == null ? null : lake.getSnapshotId(), committedAt,
                 buckets, oldest, clock.instant());
     }
 
-    private void collectEndOffsets(TableInfo info, Map<TableBucket, Long> ends, Map<TableBucket, String> names)
+    private void collectEndOffsets(
+            TableInfo info, Map<TableBucket, Long> ends, Map<TableBucket, String> names, Deadline deadline)
             throws Exception {
+        String what = "Fluss (end offsets of " + info.getTablePath() + ")";
         List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
         if (info.isPartitioned()) {
-            for (PartitionInfo partition : admin.listPartitionInfos(info.getTablePath()).get()) {
-                admin.listOffsets(info.getTablePath(), partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec())
-                        .all()
-                        .get()
+            for (PartitionInfo partition : deadline.await(admin.listPartitionInfos(info.getTablePath()), what)) {
+                deadline.awaitStarted(
+                                () -> admin.listOffsets(info.getTablePath(), partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec())
+                                        .all(),
+                                what)
                         .forEach((b, o) -> {
                             TableBucket bucket = new TableBucket(info.getTableId(), partition.getPartitionId(), b);
                             ends.put(bucket, o);
@@ -105,17 +117,15 @@ public final class ClusterObserver {
                         });
             }
         } else {
-            admin.listOffsets(info.getTablePath(), buckets, new OffsetSpec.LatestSpec())
-                    .all()
-                    .get()
+            deadline.awaitStarted(() -> admin.listOffsets(info.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all(), what)
                     .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), b), o));
         }
     }
 
     @Nullable
-    private LakeSnapshot readableLakeSnapshot(TablePath path) throws Exception {
+    private LakeSnapshot readableLakeSnapshot(TablePath path, Deadline deadline) throws Exception {
         try {
-            return admin.getReadableLakeSnapshot(path).get();
+            return deadline.await(admin.getReadableLakeSnapshot(path), "Fluss (lake snapshot of " + path + ")");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
                 return null;
@@ -125,9 +135,10 @@ public final class ClusterObserver {
     }
 
     @Nullable
-    private Instant paimonCommitTime(TablePath path, long snapshotId) {
+    private Instant paimonCommitTime(TablePath path, long snapshotId, Deadline deadline) {
         try {
-            Snapshot snapshot = lakeTables.load(path).snapshotManager().tryGetSnapshot(snapshotId);
+            Snapshot snapshot = deadline.call(
+                    () -> lakeTables.load(path).snapshotManager().tryGetSnapshot(snapshotId), "The lake (snapshot of " + path + ")");
             return Instant.ofEpochMilli(snapshot.timeMillis());
         } catch (Exception e) {
             // Expired or unreadable: the checkpoint age then falls back to when the lag was first seen.
@@ -137,7 +148,8 @@ public final class ClusterObserver {
 
     /** The earliest timestamp among the first untiered record of each pending bucket. */
     @Nullable
-    private Instant oldestPendingRecord(TablePath path, List<TableBucket> pending, Map<TableBucket, Long> tiered)
+    private Instant oldestPendingRecord(
+            TablePath path, List<TableBucket> pending, Map<TableBucket, Long> tiered, Deadline deadline)
             throws Exception {
         Map<TableBucket, Long> toProbe = new HashMap<>();
         Instant oldest = null;
@@ -153,7 +165,7 @@ public final class ClusterObserver {
         if (toProbe.isEmpty()) {
             return oldest;
         }
-        try (Table table = connection.getTable(path);
+        try (Table table = deadline.call(() -> connection.getTable(path), "Fluss (table " + path + ")");
                 LogScanner scanner = table.newScan().createLogScanner()) {
             for (Map.Entry<TableBucket, Long> probe : toProbe.entrySet()) {
                 long from = probe.getValue() < 0 ? LogScanner.EARLIEST_OFFSET : probe.getValue();
@@ -163,8 +175,8 @@ public final class ClusterObserver {
                     scanner.subscribe(probe.getKey().getPartitionId(), probe.getKey().getBucket(), from);
                 }
             }
-            long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
-            while (!toProbe.isEmpty() && System.nanoTime() < deadline) {
+            long probeEnd = System.nanoTime() + PROBE_TIMEOUT.toNanos();
+            while (!toProbe.isEmpty() && System.nanoTime() < probeEnd && !deadline.expired()) {
                 ScanRecords records = scanner.poll(Duration.ofMillis(200));
                 for (TableBucket bucket : records.buckets()) {
                     Long offset = toProbe.remove(bucket);

@@ -12,9 +12,10 @@ public record HistoryPoint(
         @Nullable Long lakeSnapshotId,
         long rowsTiered) {
 
-    static HistoryPoint of(TableStatus status) {
+    /** The sample taken at {@code at} (the figures may be older: see {@link TableStatus#stale()}). */
+    static HistoryPoint of(TableStatus status, Instant at) {
         return new HistoryPoint(
-                status.observedAt(),
+                at,
                 status.state(),
                 status.syncLatency().toMillis(),
                 status.pendingRecords(),

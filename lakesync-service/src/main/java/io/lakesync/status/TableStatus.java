@@ -11,6 +11,8 @@ import javax.annotation.Nullable;
  * @param syncLatency age of the oldest record in Fluss that is not yet readable in the lake; zero when
  *     nothing is pending, so an idle table never alarms
  * @param checkpointAge how long the lake checkpoint has not advanced while data is pending; zero otherwise
+ * @param observedAt when the figures were observed: the last successful observation
+ * @param stale whether the last observation attempts failed, so the figures are older than the last refresh
  */
 public record TableStatus(
         String database,
@@ -27,7 +29,8 @@ public record TableStatus(
         long pendingRecords,
         List<BucketCheckpoint> buckets,
         EngineActivity activity,
-        Instant observedAt) {
+        Instant observedAt,
+        boolean stale) {
 
     public String name() {
         return database + "." + table;

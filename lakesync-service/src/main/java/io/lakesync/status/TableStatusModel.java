@@ -3,10 +3,17 @@ package io.lakesync.status;
 import io.lakesync.tiering.FailureKind;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.fluss.metadata.TablePath;
 
 /** Derives a table's {@link TableStatus} from an observation and the engine's activity (see {@link TableState}). */
 public final class TableStatusModel {
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
     private TableStatusModel() {}
 
@@ -68,7 +75,50 @@ public final class TableStatusModel {
                 pending,
                 seen.buckets(),
                 activity,
-                now);
+                now,
+                false);
+    }
+
+    /**
+     * The status of a table that could not be observed at {@code now}: the last known figures marked stale, the
+     * error as the reason, and the state as {@link TableState} draws it (kept until {@code unknownAfter} has passed
+     * since the last observation, UNKNOWN after that or at once for a last state that claims the table is fine).
+     *
+     * @param last the status from the table's last successful observation, or null if there was none
+     * @param failingSince when the observations of this table started failing
+     */
+    public static TableStatus unobserved(
+            TablePath path,
+            @Nullable TableStatus last,
+            EngineActivity activity,
+            String error,
+            Instant failingSince,
+            Instant now,
+            Duration unknownAfter) {
+        String failure = "cannot observe the table since " + TIME.format(failingSince) + ": " + error;
+        if (last == null) {
+            return new TableStatus(path.getDatabaseName(), path.getTableName(), -1, TableState.UNKNOWN,
+                    capitalized(failure) + " Never observed yet.", TableState.UNKNOWN.action(), Duration.ZERO,
+                    Duration.ZERO, Duration.ZERO, null, null, 0, List.of(), activity, failingSince, true);
+        }
+        boolean claimsFine = last.state() == TableState.UP_TO_DATE || last.state() == TableState.SYNCING;
+        boolean tooOld = Duration.between(last.observedAt(), now).compareTo(unknownAfter) > 0;
+        TableState state;
+        String reason;
+        if (claimsFine || tooOld) {
+            state = TableState.UNKNOWN;
+            reason = capitalized(failure) + " Last observed " + TIME.format(last.observedAt()) + ".";
+        } else {
+            state = last.state();
+            reason = capitalized(failure) + " Before: " + last.reason();
+        }
+        return new TableStatus(last.database(), last.table(), last.tableId(), state, reason, state.action(),
+                last.freshness(), last.syncLatency(), last.checkpointAge(), last.lakeSnapshotId(),
+                last.lakeCommittedAt(), last.pendingRecords(), last.buckets(), activity, last.observedAt(), true);
+    }
+
+    private static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
     }
 
     private static Duration positive(Duration duration) {

@@ -1,6 +1,9 @@
 package io.lakesync.status;
 
+import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.FailureKind;
+import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.tiering.connection.RemoteErrors;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.RoundResult;
@@ -12,14 +15,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
@@ -31,28 +37,55 @@ import org.slf4j.LoggerFactory;
  * Keeps the status of every table: what the engine reports as it works (it is a {@link TieringListener})
  * combined with what the cluster says, re-read every refresh. Logs one line per state change, keeps a short
  * history per table for charts, and hands every refresh to its subscribers (metrics, alerts).
+ *
+ * <p>A refresh never hangs: listing the tables, probing the lake and observing each table may each take at most
+ * {@code status.call-timeout}, and once a table's observation ran out of time the remaining tables are not tried
+ * in that refresh, so a refresh ends within about three call timeouts. A table it could not observe (Fluss or
+ * the lake did not answer, an earlier table ran out of time, the observation failed) stays listed
+ * with its last observed figures marked stale and the error as its reason, and turns UNKNOWN as {@link TableState}
+ * draws it; a table disappears only when Fluss lists the tables without it (dropped).
  */
 public final class TableStatusTracker implements TieringListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableStatusTracker.class);
 
-    private final ClusterObserver observer;
+    private final TableObserver observer;
     private final Clock clock;
     private final BooleanSupplier serviceEnabled;
     private final int historySize;
+    private final Duration callTimeout;
+    private final Duration unknownAfter;
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
     private final Map<String, TableStatus> statuses = new ConcurrentHashMap<>();
     private final Map<String, Deque<HistoryPoint>> history = new ConcurrentHashMap<>();
+    private final Map<String, TablePath> paths = new ConcurrentHashMap<>();
+    /** The status from each table's last successful observation. */
+    private final Map<String, TableStatus> observed = new HashMap<>();
+    private final Map<String, Instant> failingSince = new HashMap<>();
     private final Map<String, Instant> pendingSince = new HashMap<>();
     private final Map<String, Long> pendingAtSnapshot = new HashMap<>();
     private final List<Consumer<List<TableStatus>>> subscribers = new CopyOnWriteArrayList<>();
+    private volatile String flussProblem;
+    private volatile String lakeProblem;
     private ScheduledExecutorService scheduler;
 
-    public TableStatusTracker(ClusterObserver observer, Clock clock, BooleanSupplier serviceEnabled, int historySize) {
+    /**
+     * @param callTimeout how long one call of a refresh may wait for Fluss or the lake
+     * @param unknownAfter how long after its last observation a table that cannot be observed becomes UNKNOWN
+     */
+    public TableStatusTracker(
+            TableObserver observer,
+            Clock clock,
+            BooleanSupplier serviceEnabled,
+            int historySize,
+            Duration callTimeout,
+            Duration unknownAfter) {
         this.observer = observer;
         this.clock = clock;
         this.serviceEnabled = serviceEnabled;
         this.historySize = historySize;
+        this.callTimeout = callTimeout;
+        this.unknownAfter = unknownAfter;
     }
 
     /** Refreshes every {@code interval} in the background. */
@@ -69,41 +102,57 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         subscribers.add(subscriber);
     }
 
-    /** Re-reads every table from the cluster and derives its status. */
-    public synchronized List<TableStatus> refresh() throws Exception {
+    /** Re-reads every table from the cluster and derives its status; returns within about three call timeouts. */
+    public synchronized List<TableStatus> refresh() {
+        Instant now = clock.instant();
+        String listFailure = null;
+        List<TablePath> listed;
+        try {
+            listed = observer.listTables(Deadline.in(callTimeout));
+            flussProblem = problemCleared(flussProblem, "Fluss");
+        } catch (Exception e) {
+            listFailure = RemoteErrors.describe(e);
+            flussProblem = problem(flussProblem, "Cannot reach Fluss", listFailure, now);
+            listed = new ArrayList<>(paths.values());
+        }
+        try {
+            observer.probeLake(Deadline.in(callTimeout));
+            lakeProblem = problemCleared(lakeProblem, "The lake");
+        } catch (Exception e) {
+            lakeProblem = problem(lakeProblem, "Cannot reach the lake", RemoteErrors.describe(e), now);
+        }
         List<TableStatus> fresh = new ArrayList<>();
-        Map<String, Boolean> seen = new HashMap<>();
-        for (TablePath path : observer.listTables()) {
-            TableObservation observation;
-            try {
-                observation = observer.observe(path);
-            } catch (Exception e) {
-                LOG.debug("Could not observe table {}", path, e);
-                continue;
-            }
+        String timedOut = null;
+        for (TablePath path : listed) {
             String name = path.toString();
-            seen.put(name, true);
-            TableStatus status =
-                    TableStatusModel.derive(
-                            observation,
-                            activity.getOrDefault(name, EngineActivity.NONE),
-                            serviceEnabled.getAsBoolean(),
-                            trackPendingSince(name, observation));
-            TableStatus previous = statuses.put(name, status);
-            if (previous == null || previous.state() != status.state()) {
-                LOG.info("Table {} is {}: {}", name, status.state(), status.reason());
-            }
-            Deque<HistoryPoint> points = history.computeIfAbsent(name, n -> new ArrayDeque<>());
-            synchronized (points) {
-                points.addLast(HistoryPoint.of(status));
-                while (points.size() > historySize) {
-                    points.removeFirst();
+            paths.put(name, path);
+            TableStatus status;
+            if (listFailure != null) {
+                status = unobserved(path, listFailure, now);
+            } else if (timedOut != null) {
+                status = unobserved(path, "not tried in this refresh after an earlier table's observation ran out of "
+                        + "time ('" + LakeSyncOptions.STATUS_CALL_TIMEOUT.key() + "'): " + timedOut, now);
+            } else {
+                try {
+                    status = observed(path, observer.observe(path, Deadline.in(callTimeout)));
+                } catch (Exception e) {
+                    LOG.debug("Could not observe table {}", path, e);
+                    status = unobserved(path, RemoteErrors.describe(e), now);
+                    if (e instanceof TimeoutException) {
+                        timedOut = RemoteErrors.describe(e);
+                    }
                 }
             }
+            publish(name, status, now);
             fresh.add(status);
         }
-        statuses.keySet().removeIf(name -> !seen.containsKey(name));
-        history.keySet().removeIf(name -> !seen.containsKey(name));
+        if (listFailure == null) {
+            Set<String> seen = new HashSet<>();
+            listed.forEach(path -> seen.add(path.toString()));
+            for (Map<String, ?> perTable : List.of(statuses, history, paths, observed, failingSince, pendingSince, pendingAtSnapshot)) {
+                perTable.keySet().removeIf(name -> !seen.contains(name));
+            }
+        }
         fresh.sort(Comparator.comparing(TableStatus::name));
         for (Consumer<List<TableStatus>> subscriber : subscribers) {
             try {
@@ -115,13 +164,91 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         return fresh;
     }
 
+    private TableStatus observed(TablePath path, TableObservation observation) {
+        String name = path.toString();
+        if (failingSince.remove(name) != null) {
+            LOG.info("Table {} can be observed again", name);
+        }
+        TableStatus status =
+                TableStatusModel.derive(
+                        observation,
+                        activity.getOrDefault(name, EngineActivity.NONE),
+                        serviceEnabled.getAsBoolean(),
+                        trackPendingSince(name, observation));
+        observed.put(name, status);
+        return status;
+    }
+
+    private TableStatus unobserved(TablePath path, String error, Instant now) {
+        String name = path.toString();
+        if (failingSince.putIfAbsent(name, now) == null) {
+            LOG.warn("Cannot observe table {}: {}", name, error);
+        }
+        return TableStatusModel.unobserved(
+                path, observed.get(name), activity.getOrDefault(name, EngineActivity.NONE), error,
+                failingSince.get(name), now, unknownAfter);
+    }
+
+    private void publish(String name, TableStatus status, Instant now) {
+        TableStatus previous = statuses.put(name, status);
+        if (previous == null || previous.state() != status.state()) {
+            LOG.info("Table {} is {}: {}", name, status.state(), status.reason());
+        }
+        Deque<HistoryPoint> points = history.computeIfAbsent(name, n -> new ArrayDeque<>());
+        synchronized (points) {
+            points.addLast(HistoryPoint.of(status, now));
+            while (points.size() > historySize) {
+                points.removeFirst();
+            }
+        }
+    }
+
+    private static String problem(@Nullable String current, String what, String error, Instant now) {
+        if (current == null) {
+            LOG.warn("{}: {}", what, error);
+            return what + " since " + now + ": " + error;
+        }
+        return current;
+    }
+
+    @Nullable
+    private static String problemCleared(@Nullable String current, String what) {
+        if (current != null) {
+            LOG.info("{} answers again", what);
+        }
+        return null;
+    }
+
+    /**
+     * What keeps the status from being complete, for {@code /health}: Fluss or the lake not answering, and tables
+     * in state UNKNOWN. Empty when every table was observed.
+     */
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (flussProblem != null) {
+            problems.add(flussProblem);
+        }
+        if (lakeProblem != null) {
+            problems.add(lakeProblem);
+        }
+        List<String> unknown = tables().stream()
+                .filter(status -> status.state() == TableState.UNKNOWN)
+                .map(TableStatus::name)
+                .toList();
+        if (!unknown.isEmpty()) {
+            problems.add(unknown.size() + " table(s) UNKNOWN: " + String.join(", ", unknown));
+        }
+        return problems;
+    }
+
     private void refreshQuietly() {
         try {
             refresh();
-        } catch (Exception e) {
-            LOG.debug("Status refresh failed", e);
+        } catch (RuntimeException e) {
+            LOG.warn("Status refresh failed: {}", e.toString());
         }
     }
+
 
     @Nullable
     private Instant trackPendingSince(String name, TableObservation observation) {

@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import javax.annotation.Nullable;
 
-/** A table's status as the JSON API shows it: durations in milliseconds, instants as ISO-8601. */
+/**
+ * A table's status as the JSON API shows it: durations in milliseconds, instants as ISO-8601. {@code observedAt}
+ * is when the figures were read; {@code stale} says the observations since then failed.
+ */
 public record TableView(
         String database,
         String table,
@@ -21,6 +24,7 @@ public record TableView(
         List<BucketCheckpoint> buckets,
         Activity activity,
         Instant observedAt,
+        boolean stale,
         @Nullable List<HistoryPoint> history) {
 
     /** What this instance's engine did with the table. */
@@ -70,6 +74,7 @@ public record TableView(
                         a.lastRoundEndedAt(),
                         a.lastRoundRowsPerSecond()),
                 status.observedAt(),
+                status.stale(),
                 history);
     }
 }

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 abstract class AlertStoreContract {
 
     private static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+    /** Created by the schema migration V2_16. */
+    private static final String BUILT_IN_RULE = "table-status-unknown";
 
     protected final ManualClock clock = new ManualClock(T0);
     private StateStore store;
@@ -58,11 +60,32 @@ abstract class AlertStoreContract {
                 .toList();
     }
 
+    /** The rules users made: all but the built-in one a fresh state has. */
+    private List<AlertRule> userRules() {
+        return rules.list().stream().filter(rule -> !rule.name().equals(BUILT_IN_RULE)).toList();
+    }
+
     @Test
-    void aFreshStateHasTheLogChannelAndNoRules() {
+    void aFreshStateHasTheLogChannelAndTheBuiltInRuleOnUnknownTables() {
         assertThat(channels.list()).containsExactly(ChannelConfig.log("log"));
-        assertThat(rules.list()).isEmpty();
+        assertThat(rules.list()).singleElement().satisfies(rule -> {
+            assertThat(AlertRuleSpec.of(rule)).isEqualTo(new AlertRuleSpec(BUILT_IN_RULE, "stateUnknown", ">", "0",
+                    null, "1 min", "*", "WARNING", List.of("log"), true, rule.description()));
+            assertThat(rule.description()).startsWith("Built in: lakesync cannot observe the table");
+        });
         assertThat(events.active()).isEmpty();
+    }
+
+    @Test
+    void theBuiltInRuleIsEditedAndDeletedLikeAnyOther() {
+        AlertRule builtIn = rules.get(BUILT_IN_RULE).orElseThrow();
+        AlertRule quieter = new AlertRule(builtIn.name(), builtIn.metric(), builtIn.comparison(), builtIn.threshold(),
+                null, Duration.ofMinutes(10), builtIn.tables(), Severity.CRITICAL, builtIn.channels(), true,
+                builtIn.description());
+        assertThat(rules.save(quieter, "alice")).isFalse();
+        assertThat(rules.get(BUILT_IN_RULE)).contains(quieter);
+        assertThat(rules.delete(BUILT_IN_RULE, "alice")).isTrue();
+        assertThat(rules.list()).isEmpty();
     }
 
     @Test
@@ -76,7 +99,7 @@ abstract class AlertStoreContract {
         AlertRule replaced = rule("failures", "5", List.of("log"));
         assertThat(rules.save(replaced, "bob")).isFalse();
         assertThat(rules.save(rule("a-first", "1", List.of("log")), "bob")).isTrue();
-        assertThat(rules.list()).containsExactly(rule("a-first", "1", List.of("log")), replaced);
+        assertThat(userRules()).containsExactly(rule("a-first", "1", List.of("log")), replaced);
 
         assertThat(rules.delete("failures", "carol")).isTrue();
         assertThat(rules.delete("failures", "carol")).isFalse();
@@ -99,7 +122,7 @@ abstract class AlertStoreContract {
                 .hasMessage("Alert rule 'failures': 'channels' names unknown channel(s) pager, sms; existing "
                         + "channels: log.");
 
-        assertThat(rules.list()).isEmpty();
+        assertThat(userRules()).isEmpty();
         assertThat(store.auditLog().recent(10)).isEmpty();
     }
 
@@ -128,9 +151,9 @@ abstract class AlertStoreContract {
 
         assertThatThrownBy(() -> channels.delete("log", "bob"))
                 .isInstanceOfSatisfying(ChannelInUseException.class,
-                        e -> assertThat(e.rules()).containsExactly("a-rule", "b-rule"))
-                .hasMessage("Channel 'log' is still used by alert rule(s) a-rule, b-rule; remove it from their "
-                        + "'channels' or delete them first.");
+                        e -> assertThat(e.rules()).containsExactly("a-rule", "b-rule", BUILT_IN_RULE))
+                .hasMessage("Channel 'log' is still used by alert rule(s) a-rule, b-rule, " + BUILT_IN_RULE
+                        + "; remove it from their 'channels' or delete them first.");
         assertThat(channels.get("log")).isPresent();
     }
 

@@ -7,8 +7,10 @@ import io.lakesync.status.EngineActivity;
 import io.lakesync.status.TableObservation;
 import io.lakesync.status.TableStatus;
 import io.lakesync.status.TableStatusModel;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class TableMetricsCollectorTest {
                 EngineActivity.NONE,
                 true,
                 null);
-        String text = new TableMetricsCollector(() -> List.of(status)).scrapeText();
+        String text = new TableMetricsCollector(() -> List.of(status), Clock.fixed(now.plusSeconds(5), ZoneOffset.UTC)).scrapeText();
         assertThat(text)
                 .contains("lakesync_table_tierLag{database=\"shop\",table=\"orders\"} 45000")
                 .contains("lakesync_table_pendingRecords{database=\"shop\",table=\"orders\"} 30")
@@ -34,6 +36,27 @@ class TableMetricsCollectorTest {
                 .contains("lakesync_table_tieredTimestamp{database=\"shop\",table=\"orders\"} " + (double) now.minusSeconds(40).toEpochMilli())
                 .contains("lakesync_table_failuresTotal{database=\"shop\",table=\"orders\"} 0")
                 .contains("lakesync_table_state{database=\"shop\",state=\"LAGGING\",table=\"orders\"} 1")
-                .contains("lakesync_table_state{database=\"shop\",state=\"UP_TO_DATE\",table=\"orders\"} 0");
+                .contains("lakesync_table_state{database=\"shop\",state=\"UP_TO_DATE\",table=\"orders\"} 0")
+                .contains("lakesync_table_observationAge{database=\"shop\",table=\"orders\"} 5000")
+                .contains("lakesync_table_stale{database=\"shop\",table=\"orders\"} 0");
+    }
+
+    @Test
+    void aTableThatCannotBeObservedStaysListedWithItsObservationAgeGrowing() {
+        Instant seen = Instant.parse("2026-11-30T10:00:00Z");
+        TableStatus last = TableStatusModel.derive(
+                new TableObservation(TablePath.of("shop", "orders"), 3, true, Duration.ofSeconds(30), 12L, seen,
+                        List.of(new BucketCheckpoint(null, 0, 100, 100)), null, seen),
+                EngineActivity.NONE, true, null);
+        Instant now = seen.plusSeconds(20);
+        TableStatus unknown = TableStatusModel.unobserved(TablePath.of("shop", "orders"), last, EngineActivity.NONE,
+                "Connection refused", seen.plusSeconds(5), now, Duration.ofSeconds(15));
+
+        String text = new TableMetricsCollector(() -> List.of(unknown), Clock.fixed(now, ZoneOffset.UTC)).scrapeText();
+        assertThat(text)
+                .contains("lakesync_table_observationAge{database=\"shop\",table=\"orders\"} 20000")
+                .contains("lakesync_table_stale{database=\"shop\",table=\"orders\"} 1")
+                .contains("lakesync_table_state{database=\"shop\",state=\"UNKNOWN\",table=\"orders\"} 1")
+                .contains("lakesync_table_lakeSnapshotId{database=\"shop\",table=\"orders\"} 12");
     }
 }

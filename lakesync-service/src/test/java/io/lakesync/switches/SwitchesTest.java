@@ -12,6 +12,7 @@ import io.lakesync.state.StateStore;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,7 +45,7 @@ class SwitchesTest extends TieringTestBase {
         tables = new TableSwitches(admin, lakeCatalog, () -> service.isEnabled(), state);
         service = new ServiceSwitchControl(
                 state.serviceSwitch(),
-                new Prerequisites(admin, lake),
+                new Prerequisites(admin, lake, Duration.ofSeconds(10)),
                 tables,
                 new ServiceSwitchControl.Engine() {
                     @Override

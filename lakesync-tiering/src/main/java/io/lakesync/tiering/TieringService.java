@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeTables;
@@ -20,8 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.slf4j.Logger;
@@ -58,7 +57,7 @@ public final class TieringService implements AutoCloseable {
 
     private volatile boolean running;
     private DataDirLock lock;
-    private Connection connection;
+    private ReconnectingConnection connection;
     private FlussTieringCoordinator coordinator;
     private LakeTables lakeTables;
     private ExecutorService readerThreads;
@@ -105,8 +104,8 @@ public final class TieringService implements AutoCloseable {
             Path ioTmpDir = workDir.resolve("io-tmp");
             deleteLeftOverSpills(ioTmpDir);
             Files.createDirectories(ioTmpDir);
-            connection = ConnectionFactory.createConnection(flussConf);
-            coordinator = new FlussTieringCoordinator(this::connection);
+            connection = ReconnectingConnection.open(flussConf);
+            coordinator = new FlussTieringCoordinator(connection.coordinatorGateway());
             lakeTables = new LakeTables(config.lakeCatalogOptions());
             readerThreads = Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader"));
             RoundRunner rounds =
@@ -174,15 +173,13 @@ public final class TieringService implements AutoCloseable {
         }
     }
 
-    /** The connection rounds and the coordinator protocol use now. */
-    private Connection connection() {
-        return connection;
-    }
-
-    /** Built for each round, so every round works with the connection current when it starts. */
+    /**
+     * What a round works with. The connection follows Fluss servers that restart on new addresses, so a round
+     * started after a move reaches them.
+     */
     private RoundEnvironment roundEnvironment(Path ioTmpDir) {
         return new RoundEnvironment(
-                connection(),
+                connection,
                 coordinator,
                 engine::coordinatorEpoch,
                 lakeTables,

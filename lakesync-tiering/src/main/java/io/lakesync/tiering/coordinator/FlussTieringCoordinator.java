@@ -5,9 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
@@ -28,29 +25,15 @@ import org.apache.fluss.rpc.messages.PbTableOffsets;
 import org.apache.fluss.rpc.messages.PrepareLakeTableSnapshotRequest;
 import org.apache.fluss.rpc.protocol.ApiError;
 
-/**
- * {@link TieringCoordinator} over the coordinator RPC gateway of a Fluss client connection: the connection
- * current at each call, so a connection rebuilt meanwhile (servers moved) is picked up.
- */
+/** {@link TieringCoordinator} over the coordinator RPC gateway of a Fluss client connection. */
 public final class FlussTieringCoordinator implements TieringCoordinator {
 
     private static final long RPC_TIMEOUT_SECONDS = 60;
 
-    private final Supplier<Connection> connections;
-    private Connection gatewayConnection;
-    private CoordinatorGateway gateway;
+    private final CoordinatorGateway gateway;
 
-    public FlussTieringCoordinator(Supplier<Connection> connections) {
-        this.connections = connections;
-    }
-
-    private synchronized CoordinatorGateway gateway() {
-        Connection current = connections.get();
-        if (current != gatewayConnection) {
-            gateway = ((FlussConnection) current).getMetadataUpdater().newCoordinatorServerClient();
-            gatewayConnection = current;
-        }
-        return gateway;
+    public FlussTieringCoordinator(CoordinatorGateway gateway) {
+        this.gateway = gateway;
     }
 
     @Override
@@ -64,7 +47,7 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
             rpc.setRequestTable(true);
         }
         LakeTieringHeartbeatResponse response =
-                gateway().lakeTieringHeartbeat(rpc).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                gateway.lakeTieringHeartbeat(rpc).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         Map<Long, ApiException> errors = new HashMap<>();
         collectErrors(response.getFailedTableRespsList(), errors);
         collectErrors(response.getTieringTableRespsList(), errors);
@@ -100,7 +83,7 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
                     pb.setBucketId(bucket.getBucket()).setLogEndOffset(offset);
                 });
         List<PbPrepareLakeTableRespForTable> responses =
-                gateway().prepareLakeTableSnapshot(request)
+                gateway.prepareLakeTableSnapshot(request)
                         .get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                         .getPrepareLakeTableRespsList();
         if (responses.size() != 1 || responses.get(0).getTableId() != tableId) {
@@ -141,7 +124,7 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
                             });
         }
         List<PbCommitLakeTableSnapshotRespForTable> responses =
-                gateway().commitLakeTableSnapshot(request)
+                gateway.commitLakeTableSnapshot(request)
                         .get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                         .getTableRespsList();
         for (PbCommitLakeTableSnapshotRespForTable response : responses) {
