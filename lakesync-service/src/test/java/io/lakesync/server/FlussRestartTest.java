@@ -85,9 +85,10 @@ class FlussRestartTest {
                 }
                 HttpResponse<String> response = get(server, "/health");
                 JsonNode health = JSON.readTree(response.body());
-                // DOWN (503) once the engine's own health gives up on the coordinator (see EngineHealth).
-                assertThat(health.get("status").asText()).isIn("DEGRADED", "DOWN");
-                assertThat(response.statusCode()).isEqualTo(health.get("status").asText().equals("DOWN") ? 503 : 200);
+                // Degraded, not down: the outage is shorter than the coordinator's timeout, so the engine's own
+                // health (EngineHealth) still holds and the instance must not be restarted by a load balancer.
+                assertThat(health.get("status").asText()).isEqualTo("DEGRADED");
+                assertThat(response.statusCode()).isEqualTo(200);
                 assertThat(health.get("reasons").toString()).contains("Cannot reach Fluss since", "2 table(s) UNKNOWN");
             });
             for (int refresh = 0; refresh < 3; refresh++) {
