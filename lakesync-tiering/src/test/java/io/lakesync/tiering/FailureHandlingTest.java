@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.RoundHooks;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Failures the engine must survive table by table: a lake table changed outside Fluss blocks only that table
- * (with the reason), and a transient storage fault is retried with growing backoff until it clears, with
- * every row tiered exactly once.
+ * (with the reason), storage that refuses access blocks the table until it is fixed, and a transient storage
+ * fault is retried with growing backoff until it clears, with every row tiered exactly once.
  */
 class FailureHandlingTest extends TieringTestBase {
 
@@ -79,6 +80,42 @@ class FailureHandlingTest extends TieringTestBase {
         List<List<Object>> lakeRows = readLake(path, "id");
         assertThat(lakeRows).hasSize(600);
         assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(600);
+    }
+
+    @Test
+    void permissionDeniedOnTheWarehouseBlocksTheTableUntilFixed() throws Exception {
+        TablePath path = TablePath.of("fluss", "denied_lake");
+        createTable(path, descriptor(1));
+        append(path, rows(0, 100));
+        Path bucketDir = cluster.warehouse().resolve("fluss.db").resolve("denied_lake").resolve("bucket-0");
+
+        try (TieringService service = start("denied-instance")) {
+            awaitTiered(path);
+            // Tests run as root, which file modes do not stop; the immutable attribute stops root too (EPERM).
+            assumeTrue(chattr("+i", bucketDir), "needs chattr and a file system with the immutable attribute");
+            try {
+                append(path, rows(100, 200));
+                eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(path)).anySatisfy(f -> {
+                    assertThat(f[1]).isEqualTo(FailureKind.BLOCKED);
+                    assertThat(((Throwable) f[2])).hasStackTraceContaining("Operation not permitted");
+                }));
+            } finally {
+                chattr("-i", bucketDir);
+            }
+            awaitTiered(path);
+        }
+        List<List<Object>> lakeRows = readLake(path, "id");
+        assertThat(lakeRows).hasSize(200);
+        assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(200);
+    }
+
+    private static boolean chattr(String flag, Path path) throws Exception {
+        try {
+            Process process = new ProcessBuilder("chattr", flag, path.toString()).redirectErrorStream(true).start();
+            return process.waitFor() == 0;
+        } catch (java.io.IOException noChattr) {
+            return false;
+        }
     }
 
     private TieringService start(String instance) throws Exception {
