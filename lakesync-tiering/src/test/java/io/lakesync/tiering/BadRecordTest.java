@@ -3,15 +3,10 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
-import io.lakesync.tiering.round.RoundHooks;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -38,7 +33,7 @@ class BadRecordTest extends TieringTestBase {
 
     private static final Pattern LOCATION = Pattern.compile("bucket (\\d+) at or after offset (\\d+)");
 
-    private final List<Object[]> failures = Collections.synchronizedList(new ArrayList<>());
+    private final RecordedFailures failures = new RecordedFailures();
 
     @Test
     void undecodableTimestampStopsOnlyItsBucketAndRetriesLeaveNoFiles() throws Exception {
@@ -53,21 +48,21 @@ class BadRecordTest extends TieringTestBase {
         append(bad, rows(100, 200));
         append(healthy, ids(0, 100));
 
-        try (TieringService service = start("bad-records")) {
-            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(bad)).hasSizeGreaterThanOrEqualTo(2));
+        try (TieringService service = failures.startService("bad-records", Map.of("tiering.retry.max-backoff", "1s"))) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(bad)).hasSizeGreaterThanOrEqualTo(2));
             long filesAfterFirstRetry = filesOf(bad);
-            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(bad)).hasSizeGreaterThanOrEqualTo(5));
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(bad)).hasSizeGreaterThanOrEqualTo(5));
             assertThat(filesOf(bad)).as("files in the lake table folder across retries").isEqualTo(filesAfterFirstRetry);
 
             append(healthy, ids(100, 200));
             awaitTiered(healthy);
         }
 
-        Object[] failure = failuresOf(bad).get(0);
-        assertThat(failure[1]).isEqualTo(FailureKind.BAD_RECORD);
-        String message = ((Throwable) failure[2]).getMessage();
+        RecordedFailures.Failure failure = failures.of(bad).get(0);
+        assertThat(failure.kind()).isEqualTo(FailureKind.BAD_RECORD);
+        String message = failure.cause().getMessage();
         assertThat(message).contains("fluss.pre_epoch_micros").contains("column 'ts'").contains("Fluss client cannot decode");
-        assertThat(failuresOf(bad)).allSatisfy(f -> assertThat(((Throwable) f[2]).getMessage()).isEqualTo(message));
+        assertThat(failures.of(bad)).allSatisfy(f -> assertThat(f.cause().getMessage()).isEqualTo(message));
         Matcher location = LOCATION.matcher(message);
         assertThat(location.find()).as(message).isTrue();
         TableBucket badBucket = new TableBucket(info.getTableId(), Integer.parseInt(location.group(1)));
@@ -89,30 +84,6 @@ class BadRecordTest extends TieringTestBase {
         Path folder = cluster.warehouse().resolve(path.getDatabaseName() + ".db").resolve(path.getTableName());
         try (Stream<Path> files = Files.walk(folder)) {
             return files.filter(Files::isRegularFile).count();
-        }
-    }
-
-    private TieringService start(String instance) throws Exception {
-        TieringListener listener = new TieringListener() {
-            @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
-                failures.add(new Object[] {assignment.tablePath(), kind, cause});
-            }
-        };
-        TieringService service =
-                new TieringService(
-                        serviceConfig(instance, Map.of(
-                                "tiering.blocked-recheck-interval", "1s", "tiering.retry.max-backoff", "1s")),
-                        listener,
-                        RoundHooks.NONE,
-                        Clock.systemUTC());
-        service.start();
-        return service;
-    }
-
-    private List<Object[]> failuresOf(TablePath path) {
-        synchronized (failures) {
-            return failures.stream().filter(f -> f[0].equals(path)).toList();
         }
     }
 

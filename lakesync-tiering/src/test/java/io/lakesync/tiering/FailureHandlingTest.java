@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.lakesync.tiering.coordinator.TableAssignment;
-import io.lakesync.tiering.round.RoundHooks;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.fluss.metadata.Schema;
@@ -32,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class FailureHandlingTest extends TieringTestBase {
 
-    private final List<Object[]> failures = Collections.synchronizedList(new ArrayList<>());
+    private final RecordedFailures failures = new RecordedFailures();
 
     @Test
     void lakeSchemaChangedOutsideFlussBlocksOnlyThatTable() throws Exception {
@@ -44,12 +40,12 @@ class FailureHandlingTest extends TieringTestBase {
         append(broken, rows(0, 100));
         append(healthy, rows(0, 100));
 
-        try (TieringService service = start("blocked-instance")) {
+        try (TieringService service = failures.startService("blocked-instance", Map.of())) {
             awaitTiered(healthy);
-            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(broken))
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(broken))
                     .anySatisfy(f -> {
-                        assertThat(f[1]).isEqualTo(FailureKind.BLOCKED);
-                        assertThat(((Throwable) f[2]).getMessage()).contains("changed outside Fluss").contains("'value'");
+                        assertThat(f.kind()).isEqualTo(FailureKind.BLOCKED);
+                        assertThat(f.cause().getMessage()).contains("changed outside Fluss").contains("'value'");
                     }));
             append(healthy, rows(100, 200));
             awaitTiered(healthy);
@@ -68,11 +64,11 @@ class FailureHandlingTest extends TieringTestBase {
         Files.createDirectories(bucketDir.getParent());
         Files.writeString(bucketDir, "in the way");
 
-        try (TieringService service = start("flaky-instance")) {
-            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(path)).hasSizeGreaterThanOrEqualTo(3));
-            List<Object[]> seen = failuresOf(path);
-            assertThat(seen).allSatisfy(f -> assertThat(f[1]).isEqualTo(FailureKind.TRANSIENT));
-            assertThat((Duration) seen.get(2)[3]).isGreaterThan((Duration) seen.get(0)[3]);
+        try (TieringService service = failures.startService("flaky-instance", Map.of())) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(path)).hasSizeGreaterThanOrEqualTo(3));
+            List<RecordedFailures.Failure> seen = failures.of(path);
+            assertThat(seen).allSatisfy(f -> assertThat(f.kind()).isEqualTo(FailureKind.TRANSIENT));
+            assertThat(seen.get(2).retryIn()).isGreaterThan(seen.get(0).retryIn());
             Files.delete(bucketDir);
             append(path, rows(500, 600));
             awaitTiered(path);
@@ -89,15 +85,15 @@ class FailureHandlingTest extends TieringTestBase {
         append(path, rows(0, 100));
         Path bucketDir = cluster.warehouse().resolve("fluss.db").resolve("denied_lake").resolve("bucket-0");
 
-        try (TieringService service = start("denied-instance")) {
+        try (TieringService service = failures.startService("denied-instance", Map.of())) {
             awaitTiered(path);
             // Tests run as root, which file modes do not stop; the immutable attribute stops root too (EPERM).
             assumeTrue(chattr("+i", bucketDir), "needs chattr and a file system with the immutable attribute");
             try {
                 append(path, rows(100, 200));
-                eventually(SYNC_TIMEOUT, () -> assertThat(failuresOf(path)).anySatisfy(f -> {
-                    assertThat(f[1]).isEqualTo(FailureKind.BLOCKED);
-                    assertThat(((Throwable) f[2])).hasStackTraceContaining("Operation not permitted");
+                eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(path)).anySatisfy(f -> {
+                    assertThat(f.kind()).isEqualTo(FailureKind.BLOCKED);
+                    assertThat(f.cause()).hasStackTraceContaining("Operation not permitted");
                 }));
             } finally {
                 chattr("-i", bucketDir);
@@ -115,29 +111,6 @@ class FailureHandlingTest extends TieringTestBase {
             return process.waitFor() == 0;
         } catch (java.io.IOException noChattr) {
             return false;
-        }
-    }
-
-    private TieringService start(String instance) throws Exception {
-        TieringListener listener = new TieringListener() {
-            @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
-                failures.add(new Object[] {assignment.tablePath(), kind, cause, retryIn});
-            }
-        };
-        TieringService service =
-                new TieringService(
-                        serviceConfig(instance, Map.of("tiering.blocked-recheck-interval", "1s")),
-                        listener,
-                        RoundHooks.NONE,
-                        Clock.systemUTC());
-        service.start();
-        return service;
-    }
-
-    private List<Object[]> failuresOf(TablePath path) {
-        synchronized (failures) {
-            return failures.stream().filter(f -> f[0].equals(path)).toList();
         }
     }
 

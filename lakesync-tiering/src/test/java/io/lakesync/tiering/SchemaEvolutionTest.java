@@ -3,12 +3,7 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
-import io.lakesync.tiering.round.RoundHooks;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class SchemaEvolutionTest extends TieringTestBase {
 
-    private final List<Object[]> failures = Collections.synchronizedList(new ArrayList<>());
+    private final RecordedFailures failures = new RecordedFailures();
 
     @Test
     void flussAddColumnSyncsOnForLogPrimaryKeyAndPartitionedTables() throws Exception {
@@ -46,7 +41,7 @@ class SchemaEvolutionTest extends TieringTestBase {
         Map<Long, Integer> keyedExtra = new HashMap<>();
 
         // One service throughout: a lake schema cached before the ALTER must not outlive it.
-        try (TieringService service = start("evolving")) {
+        try (TieringService service = failures.startService("evolving", Map.of())) {
             append(log, rows(0, 100, null, null));
             upsert(keyed, rows(0, 100, null, null), false);
             append(partitioned, rows(0, 100, "d1", null));
@@ -81,8 +76,8 @@ class SchemaEvolutionTest extends TieringTestBase {
 
         // Rounds cut short by stopping a service report LOST; nothing else may have failed.
         for (TablePath path : List.of(log, keyed, partitioned)) {
-            assertThat(failuresOf(path)).as("failed rounds of %s", path)
-                    .allSatisfy(f -> assertThat(f[1]).isEqualTo(FailureKind.LOST));
+            assertThat(failures.of(path)).as("failed rounds of %s", path)
+                    .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FailureKind.LOST));
         }
         assertExtraColumn(log, 300, id -> id >= 200 ? 7 : null);
         assertExtraColumn(keyed, 200, id -> keyedExtra.get(id));
@@ -106,15 +101,15 @@ class SchemaEvolutionTest extends TieringTestBase {
         append(added, rows(0, 10, null, null));
         append(retyped, rows(0, 10, null, null));
 
-        try (TieringService service = start("paimon-changed")) {
+        try (TieringService service = failures.startService("paimon-changed", Map.of())) {
             eventually(SYNC_TIMEOUT, () -> {
-                assertThat(failuresOf(added)).anySatisfy(f -> {
-                    assertThat(f[1]).isEqualTo(FailureKind.BLOCKED);
-                    assertThat(((Throwable) f[2]).getMessage()).contains("changed outside Fluss").contains("sneaky");
+                assertThat(failures.of(added)).anySatisfy(f -> {
+                    assertThat(f.kind()).isEqualTo(FailureKind.BLOCKED);
+                    assertThat(f.cause().getMessage()).contains("changed outside Fluss").contains("sneaky");
                 });
-                assertThat(failuresOf(retyped)).anySatisfy(f -> {
-                    assertThat(f[1]).isEqualTo(FailureKind.BLOCKED);
-                    assertThat(((Throwable) f[2]).getMessage())
+                assertThat(failures.of(retyped)).anySatisfy(f -> {
+                    assertThat(f.kind()).isEqualTo(FailureKind.BLOCKED);
+                    assertThat(f.cause().getMessage())
                             .contains("changed outside Fluss")
                             .contains("column 'v' has type BIGINT");
                 });
@@ -132,29 +127,6 @@ class SchemaEvolutionTest extends TieringTestBase {
             long id = (Long) row.get(0);
             assertThat(row.get(1)).as("v of %s in %s", id, path).isEqualTo("v" + id);
             assertThat(row.get(2)).as("extra of %s in %s", id, path).isEqualTo(expected.apply(id));
-        }
-    }
-
-    private TieringService start(String instance) throws Exception {
-        TieringListener listener = new TieringListener() {
-            @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
-                failures.add(new Object[] {assignment.tablePath(), kind, cause});
-            }
-        };
-        TieringService service =
-                new TieringService(
-                        serviceConfig(instance, Map.of("tiering.blocked-recheck-interval", "1s")),
-                        listener,
-                        RoundHooks.NONE,
-                        Clock.systemUTC());
-        service.start();
-        return service;
-    }
-
-    private List<Object[]> failuresOf(TablePath path) {
-        synchronized (failures) {
-            return failures.stream().filter(f -> f[0].equals(path)).toList();
         }
     }
 

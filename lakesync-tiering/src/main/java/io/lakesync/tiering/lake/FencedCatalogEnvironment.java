@@ -1,6 +1,7 @@
 package io.lakesync.tiering.lake;
 
 import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.util.List;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.SnapshotCommit;
@@ -54,7 +55,7 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
             @Override
             public boolean commit(Snapshot snapshot, String branch, List<PartitionStatistics> statistics)
                     throws Exception {
-                Long other = tieringSnapshotBefore(snapshotManager, snapshot.id());
+                Long other = tieringSnapshotAfter(fencedAt, snapshot.id(), snapshotManager);
                 if (other != null) {
                     otherTieringSnapshot = other;
                     return false;
@@ -70,8 +71,11 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
         };
     }
 
-    /** The first snapshot between the fence and {@code newId} that is (or may be) a tiering snapshot, or null. */
-    private Long tieringSnapshotBefore(SnapshotManager snapshots, long newId) throws Exception {
+    /**
+     * The first snapshot after {@code fencedAt} and before {@code newId} that is (or may be, if it cannot be
+     * read) a tiering snapshot, or null.
+     */
+    static Long tieringSnapshotAfter(long fencedAt, long newId, SnapshotManager snapshots) throws IOException {
         for (long id = fencedAt + 1; id < newId; id++) {
             Snapshot snapshot;
             try {

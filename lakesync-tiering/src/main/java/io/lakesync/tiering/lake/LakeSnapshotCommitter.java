@@ -80,6 +80,17 @@ public final class LakeSnapshotCommitter {
      * after snapshot {@code fencedAt} (the newest snapshot when the round's fence passed).
      */
     public LakeCommitOutcome commit(List<CommitMessage> messages, String offsetsPath, long fencedAt) {
+        try {
+            // Most late commits come long after the next owner's: refuse them without a round of Paimon retries.
+            Long landed =
+                    FencedCatalogEnvironment.tieringSnapshotAfter(
+                            fencedAt, latestSnapshotId() + 1, table.snapshotManager());
+            if (landed != null) {
+                return new LakeCommitOutcome.Refused(landed);
+            }
+        } catch (IOException | RuntimeException e) {
+            return new LakeCommitOutcome.RetryableFailure(e);
+        }
         ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
         messages.forEach(committable::addFileCommittable);
         committable.addProperty(OFFSETS_PROPERTY, offsetsPath);

@@ -7,11 +7,16 @@ import org.apache.fluss.metadata.TablePath;
  * A record of one bucket cannot be read from Fluss or written into the lake (a decode error, a value the lake
  * cannot hold). Retrying reads the same record again, so the message names where it is and what to do; the
  * engine holds the table as blocked once the same failure repeats.
+ *
+ * <p>The message carries the original failure's type and text; the failure itself is attached as suppressed,
+ * not as the cause, so that whoever reports the root cause of a failed round reports this message (a decode
+ * error's root cause alone, such as a bare {@code IllegalArgumentException}, says nothing).
  */
 public class BadRecordException extends Exception {
 
-    BadRecordException(String message, Throwable cause) {
-        super(message, cause);
+    BadRecordException(String message, Throwable failure) {
+        super(message);
+        addSuppressed(failure);
     }
 
     /**
