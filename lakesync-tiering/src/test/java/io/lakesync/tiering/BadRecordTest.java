@@ -62,7 +62,9 @@ class BadRecordTest extends TieringTestBase {
         assertThat(failure.kind()).isEqualTo(FailureKind.BAD_RECORD);
         String message = failure.cause().getMessage();
         assertThat(message).contains("fluss.pre_epoch_micros").contains("column 'ts'").contains("Fluss client cannot decode");
-        assertThat(failures.of(bad)).allSatisfy(f -> assertThat(f.cause().getMessage()).isEqualTo(message));
+        assertThat(failures.of(bad))
+                .filteredOn(f -> f.kind() != FailureKind.LOST) // stopping the service cuts the last attempt short
+                .allSatisfy(f -> assertThat(f.cause().getMessage()).isEqualTo(message));
         Matcher location = LOCATION.matcher(message);
         assertThat(location.find()).as(message).isTrue();
         TableBucket badBucket = new TableBucket(info.getTableId(), Integer.parseInt(location.group(1)));

@@ -33,10 +33,7 @@ public class BadRecordException extends Exception {
                 columns.isEmpty()
                         ? ""
                         : columns.size() == 1 ? " (column '" + columns.get(0) + "')" : " (one of columns " + columns + ")";
-        String reason = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-        return new BadRecordException(
-                "Table " + table + ", " + where + column + ": " + root.getClass().getSimpleName() + ": " + reason
-                        + ". " + remedy,
-                cause);
+        String reason = root.getClass().getSimpleName() + (root.getMessage() != null ? ": " + root.getMessage() : "");
+        return new BadRecordException("Table " + table + ", " + where + column + ": " + reason + ". " + remedy, cause);
     }
 }
