@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class BadRecordTest extends TieringTestBase {
 
+    private static final LocalDateTime NOON = LocalDateTime.of(2026, 11, 30, 12, 0, 0, 123_456_000);
     private static final Pattern LOCATION = Pattern.compile("bucket (\\d+) at or after offset (\\d+)");
 
     private final RecordedFailures failures = new RecordedFailures();
@@ -90,18 +91,14 @@ class BadRecordTest extends TieringTestBase {
     }
 
     private static TableDescriptor descriptor() {
-        return TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("ts", DataTypes.TIMESTAMP(6)).build())
-                .distributedBy(2, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build();
+        Schema schema = Schema.newBuilder().column("id", DataTypes.BIGINT()).column("ts", DataTypes.TIMESTAMP(6)).build();
+        return lakeTable(schema, 2, "1s").build();
     }
 
     private static List<InternalRow> rows(long from, long to) {
         List<InternalRow> rows = new ArrayList<>();
         for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, TimestampNtz.fromLocalDateTime(LocalDateTime.of(2026, 11, 30, 12, 0, 0, 123_456_000))));
+            rows.add(GenericRow.of(id, TimestampNtz.fromLocalDateTime(NOON.plusSeconds(id))));
         }
         return rows;
     }

@@ -115,12 +115,8 @@ class FailureHandlingTest extends TieringTestBase {
     }
 
     private static TableDescriptor descriptor(int buckets) {
-        return TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("v", DataTypes.STRING()).build())
-                .distributedBy(buckets, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build();
+        Schema schema = Schema.newBuilder().column("id", DataTypes.BIGINT()).column("v", DataTypes.STRING()).build();
+        return lakeTable(schema, buckets, "1s").build();
     }
 
     private static List<InternalRow> rows(long from, long to) {

@@ -138,12 +138,7 @@ class SchemaEvolutionTest extends TieringTestBase {
         if (primaryKey) {
             schema.primaryKey("id");
         }
-        TableDescriptor.Builder builder =
-                TableDescriptor.builder()
-                        .schema(schema.build())
-                        .distributedBy(2, "id")
-                        .property("table.datalake.enabled", "true")
-                        .property("table.datalake.freshness", "1s");
+        TableDescriptor.Builder builder = lakeTable(schema.build(), 2, "1s");
         if (partitioned) {
             builder.partitionedBy("dt");
         }

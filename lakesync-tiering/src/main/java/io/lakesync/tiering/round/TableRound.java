@@ -40,16 +40,24 @@ import org.slf4j.LoggerFactory;
  * One tiering round of one table, from the offsets the lake holds to the high watermark seen at the start.
  *
  * <pre>
- *  reconcile ──► plan ──► check layout ──► read + write ──► fence ──► prepare offsets ──► Paimon commit ──► coordinator
- *      │                   (fresh Fluss      (bucket groups    │                          (conditional:       commit
- *      │                    and Paimon        in parallel;     │                           refused if another (+ tablet
- *      │                    schemas; the      the time budget  │                           tiering snapshot    offsets)
- *      │                    budget starts     starts here)     │                           landed after the
- *      │                    after them)                        │                           fence)
- *      │ Paimon has a tiering snapshot the coordinator         │
- *      │ does not know (a crash between the two commits):      └─ any failure before the Paimon commit, a
- *      └─ register it first, then plan from it                    refused or provably failed commit: delete the
- *                                                                  round's data files (and its prepared offsets file)
+ *  reconcile        Paimon has a tiering snapshot the coordinator does not know (a crash between
+ *      │            the two commits): register it first, then plan from it
+ *      ▼
+ *  plan             per bucket: the lake's offset → the high watermark now
+ *      ▼
+ *  check layout     fresh Fluss and Paimon schemas; a lake changed outside Fluss blocks the table
+ *      ▼
+ *  read + write     bucket groups in parallel; the time budget starts here;    ─┐ any failure:
+ *      ▼            an undecodable record stops only its bucket                  │ delete the
+ *  fence            table id, tiering epoch, newest tiering snapshot unchanged   │ round's data
+ *      ▼                                                                         │ files
+ *  prepare offsets  the coordinator writes the offsets file                     ─┘
+ *      ▼
+ *  Paimon commit    conditional: refused if a tiering snapshot landed after the fence; refused or
+ *      │            provably failed: delete data files and offsets file; unknown: leave all as is
+ *      ▼
+ *  coordinator      registers the snapshot (+ tablet server offsets); then a bucket stopped by an
+ *  commit           undecodable record fails the round
  * </pre>
  *
  * <p>Fencing, just before the Paimon commit: the table id is unchanged, the coordinator still accepts this
@@ -106,7 +114,8 @@ public final class TableRound {
             currentTableInfo(CompletableFuture.completedFuture(table.getTableInfo()));
             FileStoreTable writeTable = checkedLakeTable(table.getTableInfo());
             control.startReading();
-            written = readAndWrite(table, tableInfo.getTableConfig().isDataLakeAutoCompaction(), writeTable, ranges, committer);
+            boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
+            written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
         }
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
         Map<TableBucket, Long> endOffsets = new HashMap<>();

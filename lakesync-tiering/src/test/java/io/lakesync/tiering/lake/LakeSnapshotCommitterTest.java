@@ -25,11 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The tiering commit is conditional on a real Paimon table on disk: it lands only if no tiering snapshot landed
- * after the round's fence, also when that snapshot lands between the committer's own check and Paimon's
- * atomic snapshot commit; other writers' snapshots do not stop it.
+ * The lake side of a round on a real Paimon table on disk. The tiering commit is conditional: it lands only if
+ * no tiering snapshot landed after the round's fence, also when that snapshot lands between the committer's
+ * own check and Paimon's atomic snapshot commit; other writers' snapshots do not stop it. Lake tables lakesync
+ * cannot tier into are reported as such.
  */
-class ConditionalCommitTest {
+class LakeSnapshotCommitterTest {
 
     private static final TablePath PATH = TablePath.of("lake", "fenced");
 
@@ -89,6 +90,29 @@ class ConditionalCommitTest {
         commitAs(lakeTables.load(PATH), "compaction-job", rows(1));
 
         assertThat(committer.commit(rows(2), "round.offsets", fencedAt)).isEqualTo(new LakeCommitOutcome.Committed(2));
+    }
+
+    @Test
+    void aSnapshotOfAFlussVersionBefore09CannotBeResumedFrom() throws Exception {
+        ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
+        rows(1).forEach(committable::addFileCommittable);
+        committable.addProperty(LakeSnapshotCommitter.OFFSETS_PROPERTY, "{\"0\":100}");
+        try (TableCommitImpl commit = lakeTables.load(PATH).newCommit(LakeSnapshotCommitter.COMMIT_USER)) {
+            commit.commit(committable);
+        }
+
+        LakeSnapshotCommitter committer = new LakeSnapshotCommitter(lakeTables.load(PATH), false);
+        assertThatThrownBy(committer::latestTieringSnapshot)
+                .isInstanceOf(LakeTableIncompatibleException.class)
+                .hasMessageContaining("inline JSON")
+                .hasMessageContaining("before 0.9");
+    }
+
+    @Test
+    void aLakeTableThatIsNotAFileStoreTableIsIncompatible() {
+        assertThatThrownBy(() -> lakeTables.load(TablePath.of("lake", "fenced$snapshots")))
+                .isInstanceOf(LakeTableIncompatibleException.class)
+                .hasMessageContaining("not a Paimon file store table");
     }
 
     private List<CommitMessage> rows(long id) throws Exception {
