@@ -3,15 +3,12 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableDescriptor;
@@ -51,9 +48,9 @@ class BadRecordTest extends TieringTestBase {
 
         try (TieringService service = failures.startService("bad-records", Map.of("tiering.retry.max-backoff", "1s"))) {
             eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(bad)).hasSizeGreaterThanOrEqualTo(2));
-            long filesAfterFirstRetry = filesOf(bad);
+            long filesAfterFirstRetry = lakeFileCount(bad);
             eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(bad)).hasSizeGreaterThanOrEqualTo(5));
-            assertThat(filesOf(bad)).as("files in the lake table folder across retries").isEqualTo(filesAfterFirstRetry);
+            assertThat(lakeFileCount(bad)).as("files in the lake table folder across retries").isEqualTo(filesAfterFirstRetry);
 
             append(healthy, ids(100, 200));
             awaitTiered(healthy);
@@ -81,13 +78,6 @@ class BadRecordTest extends TieringTestBase {
 
     private static List<Long> idsBetween(long from, long to) {
         return java.util.stream.LongStream.range(from, to).boxed().toList();
-    }
-
-    private static long filesOf(TablePath path) throws Exception {
-        Path folder = cluster.warehouse().resolve(path.getDatabaseName() + ".db").resolve(path.getTableName());
-        try (Stream<Path> files = Files.walk(folder)) {
-            return files.filter(Files::isRegularFile).count();
-        }
     }
 
     private static TableDescriptor descriptor() {

@@ -55,17 +55,21 @@ class FailureHandlingTest extends TieringTestBase {
     }
 
     @Test
-    void transientStorageFaultIsRetriedWithGrowingBackoffThenRecovers() throws Exception {
+    void transientStorageFaultIsRetriedWithGrowingBackoffLeavingNoFilesThenRecovers() throws Exception {
         TablePath path = TablePath.of("fluss", "flaky_storage");
-        createTable(path, descriptor(1));
+        createTable(path, descriptor(2));
         append(path, rows(0, 500));
-        // A file where the bucket directory must go: every data file write fails until it is removed.
-        Path bucketDir = cluster.warehouse().resolve("fluss.db").resolve("flaky_storage").resolve("bucket-0");
+        // A file where bucket 1's directory must go: its data files cannot be written until it is removed,
+        // while bucket 0 (read and written by its own group) writes its files fine.
+        Path bucketDir = cluster.warehouse().resolve("fluss.db").resolve("flaky_storage").resolve("bucket-1");
         Files.createDirectories(bucketDir.getParent());
         Files.writeString(bucketDir, "in the way");
 
-        try (TieringService service = failures.startService("flaky-instance", Map.of())) {
-            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(path)).hasSizeGreaterThanOrEqualTo(3));
+        try (TieringService service = failures.startService("flaky-instance", Map.of("tiering.bucket-parallelism", "2"))) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(path)).hasSizeGreaterThanOrEqualTo(2));
+            long filesAfterFirstRetry = lakeFileCount(path);
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures.of(path)).hasSizeGreaterThanOrEqualTo(4));
+            assertThat(lakeFileCount(path)).as("bucket 0's files of failed rounds are deleted").isEqualTo(filesAfterFirstRetry);
             List<RecordedFailures.Failure> seen = failures.of(path);
             assertThat(seen).allSatisfy(f -> assertThat(f.kind()).isEqualTo(FailureKind.TRANSIENT));
             assertThat(seen.get(2).retryIn()).isGreaterThan(seen.get(0).retryIn());

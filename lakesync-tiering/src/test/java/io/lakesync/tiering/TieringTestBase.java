@@ -196,6 +196,14 @@ public abstract class TieringTestBase {
         return last[0];
     }
 
+    /** How many files the lake table's folder in the warehouse holds (data, manifests, snapshots, schemas). */
+    public static long lakeFileCount(TablePath path) throws Exception {
+        Path folder = cluster.warehouse().resolve(path.getDatabaseName() + ".db").resolve(path.getTableName());
+        try (java.util.stream.Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile).count();
+        }
+    }
+
     /** The lake table's current content (merged by primary key), as rows of the named columns. */
     public static List<List<Object>> readLake(TablePath path, String... columns) throws Exception {
         FileStoreTable table = lake.load(path);
