@@ -1,7 +1,10 @@
 package io.lakesync.tiering;
 
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
+import io.lakesync.tiering.round.BadRecordException;
 import io.lakesync.tiering.round.FencedRoundException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import org.apache.fluss.exception.AuthorizationException;
 import org.apache.fluss.exception.TableNotExistException;
 
@@ -9,7 +12,11 @@ import org.apache.fluss.exception.TableNotExistException;
 public enum FailureKind {
     /** Likely to pass on retry (I/O, network, a busy coordinator): retry with exponential backoff. */
     TRANSIENT,
-    /** Needs the user (lake schema changed, permission denied, unsupported option): recheck rarely. */
+    /**
+     * Needs the user (lake schema changed outside Fluss, permission denied on the warehouse or metastore, a lake
+     * table that is not a Paimon file store table, a snapshot of a Fluss version before 0.9, an unsupported
+     * option): recheck rarely.
+     */
     BLOCKED,
     /**
      * A record that cannot be read or written (a decode error, a value the lake cannot hold): retried with
@@ -24,20 +31,40 @@ public enum FailureKind {
     public static final int BAD_RECORD_ATTEMPTS = 3;
 
     public static FailureKind of(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             if (cause instanceof FencedRoundException || cause instanceof TableNotExistException) {
                 return LOST;
+            }
+            if (cause instanceof BadRecordException) {
+                return BAD_RECORD;
             }
             if (cause instanceof LakeTableIncompatibleException
                     || cause instanceof AuthorizationException
                     || cause instanceof SecurityException
-                    || cause instanceof org.apache.paimon.catalog.Catalog.TableNotExistException) {
+                    || cause instanceof org.apache.paimon.catalog.Catalog.TableNotExistException
+                    || isPermissionDenied(cause)) {
                 return BLOCKED;
-            }
-            if (cause.getCause() == cause) {
-                break;
             }
         }
         return TRANSIENT;
+    }
+
+    /**
+     * Whether storage refused access: the JDK's {@link AccessDeniedException}, Hadoop's (and HDFS's)
+     * {@code AccessControlException}, an object store's "Access Denied" (S3 and S3-compatible stores), and the
+     * operating system's EACCES/EPERM as the JDK words them in other I/O errors (a local or mounted warehouse).
+     */
+    static boolean isPermissionDenied(Throwable cause) {
+        if (cause instanceof AccessDeniedException || cause.getClass().getSimpleName().equals("AccessControlException")) {
+            return true;
+        }
+        String message = cause.getMessage();
+        if (message == null) {
+            return false;
+        }
+        return message.contains("Access Denied")
+                || message.contains("AccessDenied")
+                || (cause instanceof IOException
+                        && (message.contains("Permission denied") || message.contains("Operation not permitted")));
     }
 }

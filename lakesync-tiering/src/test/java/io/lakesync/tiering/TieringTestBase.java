@@ -111,12 +111,18 @@ public abstract class TieringTestBase {
      * the given {@code table.datalake.freshness}.
      */
     public static TableDescriptor idTable(int buckets, String freshness) {
+        org.apache.fluss.metadata.Schema schema =
+                org.apache.fluss.metadata.Schema.newBuilder().column("id", org.apache.fluss.types.DataTypes.BIGINT()).build();
+        return lakeTable(schema, buckets, freshness).build();
+    }
+
+    /** A lake-enabled table of {@code schema}, distributed by its column {@code id} over {@code buckets} buckets. */
+    public static TableDescriptor.Builder lakeTable(org.apache.fluss.metadata.Schema schema, int buckets, String freshness) {
         return TableDescriptor.builder()
-                .schema(org.apache.fluss.metadata.Schema.newBuilder().column("id", org.apache.fluss.types.DataTypes.BIGINT()).build())
+                .schema(schema)
                 .distributedBy(buckets, "id")
                 .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", freshness)
-                .build();
+                .property("table.datalake.freshness", freshness);
     }
 
     /** Rows of {@link #idTable}: ids {@code from} (inclusive) to {@code to} (exclusive). */
@@ -188,6 +194,14 @@ public abstract class TieringTestBase {
             last[0] = snapshot;
         });
         return last[0];
+    }
+
+    /** How many files the lake table's folder in the warehouse holds (data, manifests, snapshots, schemas). */
+    public static long lakeFileCount(TablePath path) throws Exception {
+        Path folder = cluster.warehouse().resolve(path.getDatabaseName() + ".db").resolve(path.getTableName());
+        try (java.util.stream.Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile).count();
+        }
     }
 
     /** The lake table's current content (merged by primary key), as rows of the named columns. */

@@ -9,7 +9,9 @@ import java.util.Optional;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.TableCommitImpl;
@@ -25,6 +27,10 @@ import org.slf4j.LoggerFactory;
  * <p>Unlike Fluss 0.9.1's committer, a failed commit is not followed by deleting the data files: the
  * offsets path is unique per round, so the snapshot that carries it is looked up to tell a commit that
  * landed despite the error from one that did not ({@link LakeCommitOutcome}).
+ *
+ * <p>The commit is conditional: it lands only if no other tiering snapshot landed after the round's fence
+ * ({@link FencedCatalogEnvironment}), so an owner that stalled past its fence can never land a round the
+ * table's next owner already tiered.
  */
 public final class LakeSnapshotCommitter {
 
@@ -41,8 +47,14 @@ public final class LakeSnapshotCommitter {
         this.table = table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), Boolean.toString(!autoExpireSnapshots)));
     }
 
+    /** The id of the newest snapshot of any writer, or 0 for a table without snapshots. */
+    public long latestSnapshotId() {
+        Long id = table.snapshotManager().latestSnapshotId();
+        return id == null ? 0 : id;
+    }
+
     /** The newest snapshot written by Fluss tiering (by lakesync or by Fluss's Flink job), if any. */
-    public Optional<TieringSnapshot> latestTieringSnapshot() throws IOException {
+    public Optional<TieringSnapshot> latestTieringSnapshot() throws IOException, LakeTableIncompatibleException {
         SnapshotManager snapshots = table.snapshotManager();
         Long id = snapshots.pickOrLatest(s -> COMMIT_USER.equals(s.commitUser()));
         if (id == null) {
@@ -54,25 +66,47 @@ public final class LakeSnapshotCommitter {
         }
         String offsetsPath = snapshot.properties() == null ? null : snapshot.properties().get(OFFSETS_PROPERTY);
         if (offsetsPath == null || offsetsPath.startsWith("{")) {
-            throw new IllegalStateException(
+            throw new LakeTableIncompatibleException(
                     "Paimon snapshot " + id + " of " + table.name() + " was committed by Fluss tiering but its '"
                             + OFFSETS_PROPERTY + "' property is " + (offsetsPath == null ? "missing" : "inline JSON")
-                            + "; it was written by a Fluss version before 0.9 and cannot be resumed from.");
+                            + "; it was written by a Fluss version before 0.9 and cannot be resumed from. Let a "
+                            + "Fluss 0.9 tiering job commit once, or re-create the lake table, to resume syncing.");
         }
         return Optional.of(new TieringSnapshot(id, offsetsPath));
     }
 
-    /** Commits {@code messages} as one snapshot recording {@code offsetsPath}. */
-    public LakeCommitOutcome commit(List<CommitMessage> messages, String offsetsPath) {
+    /**
+     * Commits {@code messages} as one snapshot recording {@code offsetsPath}, unless a tiering snapshot landed
+     * after snapshot {@code fencedAt} (the newest snapshot when the round's fence passed).
+     */
+    public LakeCommitOutcome commit(List<CommitMessage> messages, String offsetsPath, long fencedAt) {
+        try {
+            // Most late commits come long after the next owner's: refuse them without a round of Paimon retries.
+            Long landed =
+                    FencedCatalogEnvironment.tieringSnapshotAfter(
+                            fencedAt, latestSnapshotId() + 1, table.snapshotManager());
+            if (landed != null) {
+                return new LakeCommitOutcome.Refused(landed);
+            }
+        } catch (IOException | RuntimeException e) {
+            return new LakeCommitOutcome.RetryableFailure(e);
+        }
         ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
         messages.forEach(committable::addFileCommittable);
         committable.addProperty(OFFSETS_PROPERTY, offsetsPath);
+        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt);
+        FileStoreTable fenced =
+                FileStoreTableFactory.create(table.fileIO(), table.location(), table.schema(), new Options(), fence);
         Exception failure;
-        try (TableCommitImpl commit = table.newCommit(COMMIT_USER)) {
+        try (TableCommitImpl commit = fenced.newCommit(COMMIT_USER)) {
             commit.commit(committable);
             failure = null;
         } catch (Exception e) {
             failure = e;
+        }
+        Long refusedFor = fence.refused();
+        if (refusedFor != null) {
+            return new LakeCommitOutcome.Refused(refusedFor);
         }
         Optional<Long> landed;
         try {

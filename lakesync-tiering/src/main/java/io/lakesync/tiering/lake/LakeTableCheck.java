@@ -13,8 +13,9 @@ import org.apache.paimon.types.DataTypeRoot;
 /**
  * Checks, before a round writes, that the Paimon table still has the layout Fluss created it with: the
  * Fluss columns in order with their types, then the three system columns, the same primary key, partition
- * keys and bucket count. The lake may hold extra nullable columns right before the system columns (Fluss
- * alters the lake first when a column is added). Says precisely what differs.
+ * keys and bucket count. Both schemas must be read fresh: a column Fluss added is in both (Fluss alters the
+ * lake first, inserting it before the system columns), so any difference is a change made outside Fluss.
+ * Says precisely what differs.
  */
 public final class LakeTableCheck {
 
@@ -27,21 +28,12 @@ public final class LakeTableCheck {
         Schema expected = PaimonConversions.toPaimonSchema(flussTable.toTableDescriptor());
         List<DataField> want = expected.fields();
         List<DataField> have = lakeTable.rowType().getFields();
-        int business = want.size() - 3;
-        if (have.size() < want.size()) {
-            throw mismatch(name, "it has " + have.size() + " columns, the Fluss table needs " + want.size());
+        if (have.size() != want.size()) {
+            throw mismatch(name, "it has " + have.size() + " columns " + names(have) + ", the Fluss table needs "
+                    + want.size() + " " + names(want));
         }
-        for (int i = 0; i < business; i++) {
+        for (int i = 0; i < want.size(); i++) {
             requireSame(name, want.get(i), have.get(i));
-        }
-        int extra = have.size() - want.size();
-        for (int i = business; i < business + extra; i++) {
-            if (!have.get(i).type().isNullable()) {
-                throw mismatch(name, "extra column '" + have.get(i).name() + "' is NOT NULL, so Fluss rows cannot fill it");
-            }
-        }
-        for (int i = 0; i < 3; i++) {
-            requireSame(name, want.get(business + i), have.get(business + extra + i));
         }
         if (!lakeTable.primaryKeys().equals(expected.primaryKeys())) {
             throw mismatch(name, "primary key is " + lakeTable.primaryKeys() + ", Fluss has " + expected.primaryKeys());
@@ -79,6 +71,10 @@ public final class LakeTableCheck {
         return column.equals(TIMESTAMP_COLUMN)
                 && have.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
                 && want.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    private static String names(List<DataField> fields) {
+        return fields.stream().map(DataField::name).toList().toString();
     }
 
     private static LakeTableIncompatibleException mismatch(String table, String what) {

@@ -1,31 +1,43 @@
 package io.lakesync.tiering.lake;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.CatalogOptions;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 
-/** The Paimon catalog that holds the lake tables, opened once per service from the lake catalog options. */
+/**
+ * The Paimon catalog that holds the lake tables, opened once per service from the lake catalog options.
+ *
+ * <p>Paimon's table cache is turned off: a cached table keeps the schema it was loaded with, so a column
+ * Fluss added since would look like a lake table changed behind Fluss's back, and rows would be written in
+ * the old layout. Every load reads the schema as it is now.
+ */
 public final class LakeTables implements AutoCloseable {
 
     private final Catalog catalog;
 
     public LakeTables(Map<String, String> catalogOptions) {
-        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(catalogOptions)));
+        Map<String, String> options = new HashMap<>(catalogOptions);
+        options.put(CatalogOptions.CACHE_ENABLED.key(), "false");
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
     }
 
     /** The lake table of a Fluss table, as it is now (schema and snapshots freshly read). */
-    public FileStoreTable load(TablePath tablePath) throws Catalog.TableNotExistException {
+    public FileStoreTable load(TablePath tablePath)
+            throws Catalog.TableNotExistException, LakeTableIncompatibleException {
         Table table = catalog.getTable(Identifier.create(tablePath.getDatabaseName(), tablePath.getTableName()));
         if (!(table instanceof FileStoreTable)) {
-            throw new IllegalStateException(
+            throw new LakeTableIncompatibleException(
                     "Lake table " + tablePath + " is a " + table.getClass().getSimpleName()
-                            + ", not a Paimon file store table; lakesync cannot tier into it.");
+                            + ", not a Paimon file store table, so lakesync cannot tier into it. Drop it in Paimon "
+                            + "(Fluss re-creates it when the table is disabled and re-enabled for the lake).");
         }
         return (FileStoreTable) table;
     }

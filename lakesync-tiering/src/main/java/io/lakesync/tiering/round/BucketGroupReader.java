@@ -7,13 +7,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.scanner.ScanRecord;
 import org.apache.fluss.client.table.scanner.batch.BatchScanner;
 import org.apache.fluss.client.table.scanner.log.LogScanner;
 import org.apache.fluss.client.table.scanner.log.ScanRecords;
+import org.apache.fluss.exception.FetchException;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataField;
+import org.apache.fluss.types.DataTypeRoot;
 import org.apache.fluss.utils.CloseableIterator;
 import org.apache.paimon.table.sink.CommitMessage;
 
@@ -23,10 +27,22 @@ import org.apache.paimon.table.sink.CommitMessage;
  * background while records are written. Reading stops per bucket at its planned end offset; at the round's
  * deadline, or when no record has arrived for the idle timeout (Fluss 0.9.1 can leave a range that ends in
  * empty batches without a record to show the end), every bucket completes at the progress it reached.
+ *
+ * <p>A record the Fluss client cannot decode stops only its bucket, at the progress before it; the other
+ * buckets read on, and the group reports the bucket as {@linkplain GroupResult#unreadable() unreadable}. A
+ * record the lake writer cannot take fails the group at once (the writer's state after a half-written row is
+ * not to be trusted).
  */
 final class BucketGroupReader {
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+    /** How the Fluss 0.9.1 client reports a record it failed to decode (CompletedFetch#fetchRecords). */
+    private static final String DECODE_FAILURE = "Received exception when fetching the next record from ";
+    /** Fluss's Arrow column vectors (by name) whose decoding fails on some values, and the column type they read. */
+    private static final Map<String, DataTypeRoot> ARROW_VECTORS = Map.of(
+            "ArrowTimestampNtzColumnVector", DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
+            "ArrowTimestampLtzColumnVector", DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+            "ArrowDecimalColumnVector", DataTypeRoot.DECIMAL);
 
     private final Table table;
     private final LakeTableWriter writer;
@@ -51,8 +67,14 @@ final class BucketGroupReader {
         readLogs();
         List<CommitMessage> messages = writer.complete();
         List<BucketProgress> progress = new ArrayList<>();
-        cursors.values().forEach(c -> progress.add(c.progress()));
-        return new GroupResult(progress, messages, forceFinished);
+        List<BadRecordException> unreadable = new ArrayList<>();
+        for (Cursor cursor : cursors.values()) {
+            progress.add(cursor.progress());
+            if (cursor.unreadable != null) {
+                unreadable.add(cursor.unreadable);
+            }
+        }
+        return new GroupResult(progress, messages, forceFinished, unreadable);
     }
 
     private void loadSnapshot(Cursor cursor) throws Exception {
@@ -99,7 +121,17 @@ final class BucketGroupReader {
                     forceFinished = true;
                     return;
                 }
-                ScanRecords records = scanner.poll(POLL_TIMEOUT);
+                ScanRecords records;
+                try {
+                    records = scanner.poll(POLL_TIMEOUT);
+                } catch (FetchException e) {
+                    Cursor failed = decodeFailureOf(e, open);
+                    failed.unreadable = unreadable(failed, e);
+                    failed.done = true;
+                    remaining--;
+                    unsubscribe(scanner, failed.range.bucket());
+                    continue;
+                }
                 if (records.isEmpty()) {
                     if (Duration.between(lastRecordAt, control.clock().instant()).compareTo(control.idleTimeout()) >= 0) {
                         return;
@@ -112,21 +144,124 @@ final class BucketGroupReader {
                     if (cursor == null || cursor.done) {
                         continue;
                     }
-                    if (cursor.consume(records.records(bucket), writer)) {
+                    if (consume(cursor, records.records(bucket))) {
                         remaining--;
-                        if (bucket.getPartitionId() == null) {
-                            scanner.unsubscribe(bucket.getBucket());
-                        } else {
-                            scanner.unsubscribe(bucket.getPartitionId(), bucket.getBucket());
-                        }
+                        unsubscribe(scanner, bucket);
                     }
                 }
             }
         }
     }
 
-    /** The outcome of one group: per-bucket progress, the data files written, and whether time ran out. */
-    record GroupResult(List<BucketProgress> buckets, List<CommitMessage> messages, boolean forceFinished) {}
+    /** Writes the records below the cursor's end offset; returns true once the end offset is reached. */
+    private boolean consume(Cursor cursor, List<ScanRecord> batch) throws Exception {
+        TableBucket bucket = cursor.range.bucket();
+        for (ScanRecord record : batch) {
+            long offset = record.logOffset();
+            if (offset >= cursor.range.endOffset()) {
+                cursor.done = true;
+                break;
+            }
+            try {
+                writer.write(bucket, record);
+            } catch (RuntimeException e) {
+                if (causedByIo(e)) {
+                    throw e;
+                }
+                throw BadRecordException.of(
+                        table.getTableInfo().getTablePath(),
+                        bucketName(cursor.range) + " at offset " + offset,
+                        List.of(),
+                        e,
+                        "The lake table cannot hold this record, so the round cannot commit. Check that the Paimon "
+                                + "table's column types still match the Fluss table.");
+            }
+            cursor.records++;
+            cursor.tieredEnd = offset + 1;
+            cursor.maxTimestamp = Math.max(cursor.maxTimestamp, record.timestamp());
+        }
+        cursor.done |= cursor.tieredEnd != Cursor.NONE && cursor.tieredEnd >= cursor.range.endOffset();
+        if (cursor.done) {
+            cursor.tieredEnd = cursor.range.endOffset();
+        }
+        return cursor.done;
+    }
+
+    /** Whether a write failed on storage (spilling, a data file) rather than on the record's values. */
+    private static boolean causedByIo(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof java.io.IOException || cause instanceof java.io.UncheckedIOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The bucket whose record the client failed to decode; any other fetch failure is rethrown. */
+    private static Cursor decodeFailureOf(FetchException e, List<Cursor> open) {
+        String message = e.getMessage();
+        if (message != null && message.startsWith(DECODE_FAILURE)) {
+            for (Cursor cursor : open) {
+                if (!cursor.done && message.startsWith(DECODE_FAILURE + cursor.range.bucket() + ".")) {
+                    return cursor;
+                }
+            }
+        }
+        throw e;
+    }
+
+    private BadRecordException unreadable(Cursor cursor, FetchException e) {
+        long next = cursor.tieredEnd != Cursor.NONE ? cursor.tieredEnd : cursor.range.logStartOffset();
+        String offset = next == BucketRange.EARLIEST ? "from the start of its log" : "at or after offset " + next;
+        return BadRecordException.of(
+                table.getTableInfo().getTablePath(),
+                bucketName(cursor.range) + " " + offset,
+                suspectColumns(e),
+                e,
+                "The Fluss client cannot decode this record (Fluss 0.9.1 fails, for one, on TIMESTAMP values before "
+                        + "1970 with sub-millisecond digits). The bucket's sync stays before it while the table's "
+                        + "other buckets keep syncing; a Fluss client that reads the value is needed to tier it.");
+    }
+
+    /** The table's columns of the type whose Arrow decoding failed, as far as the stack trace tells. */
+    private List<String> suspectColumns(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            for (StackTraceElement frame : cause.getStackTrace()) {
+                String vector = frame.getClassName().substring(frame.getClassName().lastIndexOf('.') + 1);
+                Optional<DataTypeRoot> type = Optional.ofNullable(ARROW_VECTORS.get(vector));
+                if (type.isPresent()) {
+                    return table.getTableInfo().getRowType().getFields().stream()
+                            .filter(f -> f.getType().getTypeRoot() == type.get())
+                            .map(DataField::getName)
+                            .toList();
+                }
+            }
+        }
+        return List.of();
+    }
+
+    private static String bucketName(BucketRange range) {
+        return (range.partitionName() == null ? "" : "partition '" + range.partitionName() + "', ")
+                + "bucket " + range.bucket().getBucket();
+    }
+
+    private static void unsubscribe(LogScanner scanner, TableBucket bucket) {
+        if (bucket.getPartitionId() == null) {
+            scanner.unsubscribe(bucket.getBucket());
+        } else {
+            scanner.unsubscribe(bucket.getPartitionId(), bucket.getBucket());
+        }
+    }
+
+    /**
+     * The outcome of one group: per-bucket progress, the data files written, whether time ran out, and the
+     * buckets that stopped before a record the client could not decode.
+     */
+    record GroupResult(
+            List<BucketProgress> buckets,
+            List<CommitMessage> messages,
+            boolean forceFinished,
+            List<BadRecordException> unreadable) {}
 
     private static final class Cursor {
         /** {@link #tieredEnd} before any progress; a primitive, as it is set for every record. */
@@ -137,31 +272,10 @@ final class BucketGroupReader {
         long maxTimestamp = -1;
         long records;
         boolean done;
+        BadRecordException unreadable;
 
         Cursor(BucketRange range) {
             this.range = range;
-        }
-
-        /** Writes the records below the end offset; returns true once the end offset is reached. */
-        boolean consume(List<ScanRecord> batch, LakeTableWriter writer) throws Exception {
-            TableBucket bucket = range.bucket();
-            boolean passedEnd = false;
-            for (ScanRecord record : batch) {
-                long offset = record.logOffset();
-                if (offset >= range.endOffset()) {
-                    passedEnd = true;
-                    break;
-                }
-                writer.write(bucket, record);
-                records++;
-                tieredEnd = offset + 1;
-                maxTimestamp = Math.max(maxTimestamp, record.timestamp());
-            }
-            done = passedEnd || (tieredEnd != NONE && tieredEnd >= range.endOffset());
-            if (done) {
-                tieredEnd = range.endOffset();
-            }
-            return done;
         }
 
         BucketProgress progress() {

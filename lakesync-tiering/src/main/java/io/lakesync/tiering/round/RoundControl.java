@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The limits of one running round: the deadline at which reading stops and the round commits what it has
- * (the table's freshness after the start), how long reading may see no record before the rest counts as
- * done, and cancellation by the service (shutdown, or the coordinator fenced the table).
+ * (the table's freshness after reading started: loading and planning the table do not eat into the budget,
+ * which matters for a freshness of a few hundred milliseconds), how long reading may see no record before the
+ * rest counts as done, and cancellation by the service (shutdown, or the coordinator fenced the table).
  */
 public final class RoundControl {
 
@@ -34,15 +35,21 @@ public final class RoundControl {
      * cancelled on its own without cancelling the round.
      */
     public RoundControl child() {
-        RoundControl child = new RoundControl(clock, idleTimeout, this);
-        child.deadline = deadline;
-        return child;
+        return new RoundControl(clock, idleTimeout, this);
     }
 
-    /** Reading stops {@code maxDuration} from now (the table's freshness, known once the round started). */
+    /**
+     * Reading may take {@code maxDuration} (the table's freshness, known once the round read its table),
+     * counted from {@link #startReading}.
+     */
     public void limitDuration(Duration maxDuration) {
         this.maxDuration = maxDuration;
-        deadline = clock.instant().plus(maxDuration);
+    }
+
+    /** Starts the clock on the limit: reading stops the limit from now (never without a limit). */
+    public void startReading() {
+        Duration limit = maxDuration;
+        deadline = limit == null ? Instant.MAX : clock.instant().plus(limit);
     }
 
     /** The limit last set with {@link #limitDuration}, or null before the round read its table. */
@@ -55,7 +62,7 @@ public final class RoundControl {
     }
 
     public boolean pastDeadline() {
-        return !clock.instant().isBefore(deadline);
+        return parent != null ? parent.pastDeadline() : !clock.instant().isBefore(deadline);
     }
 
     public Duration idleTimeout() {

@@ -6,6 +6,8 @@ public enum RoundStage {
     PLANNED,
     /** Data files are written; nothing committed yet. */
     DATA_WRITTEN,
+    /** The fence passed: this instance still owns the table; the offsets file and the commits are next. */
+    FENCED,
     /** The Paimon snapshot landed; the coordinator does not know it yet. */
     LAKE_COMMITTED,
     /** The coordinator registered the lake snapshot; the round is complete. */

@@ -7,6 +7,7 @@ import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableCheck;
+import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.time.Duration;
@@ -24,6 +25,7 @@ import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.fs.FsPath;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.paimon.table.FileStoreTable;
@@ -38,18 +40,38 @@ import org.slf4j.LoggerFactory;
  * One tiering round of one table, from the offsets the lake holds to the high watermark seen at the start.
  *
  * <pre>
- *  reconcile ──► plan ──► read + write (bucket groups in parallel) ──► fence ──► prepare offsets
- *      │                                                                              │
- *      │ Paimon has a tiering snapshot the coordinator                                ▼
- *      │ does not know (a crash between the two commits):            Paimon commit (fluss-offsets = file)
- *      └─ register it first, then plan from it                                        │
- *                                                                                     ▼
- *                                                                  coordinator commit (+ tablet offsets)
+ *  reconcile        Paimon has a tiering snapshot the coordinator does not know (a crash between
+ *      │            the two commits): register it first, then plan from it
+ *      ▼
+ *  plan             per bucket: the lake's offset → the high watermark now
+ *      ▼
+ *  check layout     fresh Fluss and Paimon schemas; a lake changed outside Fluss blocks the table
+ *      ▼
+ *  read + write     bucket groups in parallel; the time budget starts here;    ─┐ any failure:
+ *      ▼            an undecodable record stops only its bucket                  │ delete the
+ *  fence            table id, tiering epoch, newest tiering snapshot unchanged   │ round's data
+ *      ▼                                                                         │ files
+ *  prepare offsets  the coordinator writes the offsets file                     ─┘
+ *      ▼
+ *  Paimon commit    conditional: refused if a tiering snapshot landed after the fence; refused or
+ *      │            provably failed: delete data files and offsets file; unknown: leave all as is
+ *      ▼
+ *  coordinator      registers the snapshot (+ tablet server offsets); then a bucket stopped by an
+ *  commit           undecodable record fails the round
  * </pre>
  *
  * <p>Fencing, just before the Paimon commit: the table id is unchanged, the coordinator still accepts this
- * round's tiering epoch, and Paimon's newest tiering snapshot is still the one the round started from. So
- * two instances can never both commit a round, which Fluss's own job does not guarantee (apache/fluss#2648).
+ * round's tiering epoch, and Paimon's newest tiering snapshot is still the one the round started from. The
+ * Paimon commit itself then only lands if no tiering snapshot landed after the fence, so an instance that
+ * stalls between its fence and its commit (a GC pause, a frozen VM) past the coordinator's timeout cannot land
+ * a range the table's next owner tiered meanwhile. Two instances never both commit a round, which Fluss's own
+ * job does not guarantee (apache/fluss#2648).
+ *
+ * <p>Schemas: a Fluss {@code ADD COLUMN} alters the lake table first, then the Fluss schema. The round reads
+ * the Fluss table (schema included) after planning, so every planned record was written under that schema
+ * or an older one (the client pads older records with NULLs), and loads the lake table after that, so its
+ * schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
+ * rows are committed, then the round fails with a {@link BadRecordException} naming bucket and offset.
  */
 public final class TableRound {
 
@@ -72,7 +94,6 @@ public final class TableRound {
         TableInfo tableInfo = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
-        LakeTableCheck.check(tableInfo, lakeTable);
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
 
@@ -88,7 +109,14 @@ public final class TableRound {
             return RoundResult.empty(assignment, startedAt, since(startedAt));
         }
 
-        WriteOutcome written = readAndWrite(tableInfo, lakeTable, ranges);
+        WriteOutcome written;
+        try (Table table = env.connection().getTable(assignment.tablePath())) {
+            currentTableInfo(CompletableFuture.completedFuture(table.getTableInfo()));
+            FileStoreTable writeTable = checkedLakeTable(table.getTableInfo());
+            control.startReading();
+            boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
+            written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
+        }
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
         Map<TableBucket, Long> endOffsets = new HashMap<>();
         Map<TableBucket, Long> maxTimestamps = new HashMap<>();
@@ -99,24 +127,14 @@ public final class TableRound {
             }
         }
         if (endOffsets.isEmpty() || written.messages.isEmpty()) {
+            committer.abort(written.messages);
+            throwIfUnreadable(written);
             return new RoundResult(
                     assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0);
         }
 
-        try {
-            checkStillOwner(committer, lakeBase);
-        } catch (FencedRoundException e) {
-            committer.abort(written.messages);
-            throw e;
-        }
-        String offsetsPath =
-                env.coordinator().prepareLakeSnapshot(assignment.tableId(), assignment.tablePath(), endOffsets);
-        long snapshotId = commitToLake(committer, written.messages, offsetsPath);
-        env.hooks().reached(RoundStage.LAKE_COMMITTED, assignment);
-        env.coordinator()
-                .commitLakeSnapshot(
-                        new LakeSnapshotCommit(assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps));
-        env.hooks().reached(RoundStage.COORDINATOR_COMMITTED, assignment);
+        long snapshotId = commit(committer, lakeBase, written.messages, endOffsets, maxTimestamps);
+        throwIfUnreadable(written);
         int files = 0;
         long bytes = 0;
         for (CommitMessage message : written.messages) {
@@ -132,6 +150,67 @@ public final class TableRound {
         }
         return new RoundResult(
                 assignment, startedAt, since(startedAt), snapshotId, written.forceFinished, written.buckets, files, bytes);
+    }
+
+    /**
+     * Fences, prepares the offsets file and commits to Paimon and then to the coordinator. Until the Paimon
+     * commit is tried, any failure deletes the round's data files; the commit itself cleans up only when it
+     * provably did not land.
+     */
+    private long commit(
+            LakeSnapshotCommitter committer,
+            Optional<TieringSnapshot> lakeBase,
+            List<CommitMessage> messages,
+            Map<TableBucket, Long> endOffsets,
+            Map<TableBucket, Long> maxTimestamps)
+            throws Exception {
+        long snapshotId;
+        String offsetsPath;
+        try {
+            long fencedAt = checkStillOwner(committer, lakeBase);
+            env.hooks().reached(RoundStage.FENCED, assignment);
+            offsetsPath = env.coordinator().prepareLakeSnapshot(assignment.tableId(), assignment.tablePath(), endOffsets);
+            snapshotId = commitToLake(committer, messages, offsetsPath, fencedAt);
+        } catch (Exception e) {
+            if (!(e instanceof LakeCommitException)) {
+                committer.abort(messages);
+                throw e;
+            }
+            throw (Exception) e.getCause();
+        }
+        env.hooks().reached(RoundStage.LAKE_COMMITTED, assignment);
+        env.coordinator()
+                .commitLakeSnapshot(
+                        new LakeSnapshotCommit(assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps));
+        env.hooks().reached(RoundStage.COORDINATOR_COMMITTED, assignment);
+        return snapshotId;
+    }
+
+    /**
+     * The lake table, checked against the Fluss table the round reads with. A Fluss ALTER between its two steps
+     * (the lake altered, the Fluss schema not yet) shows as a lake column more: the Fluss schema is read once
+     * more before the difference counts as a change made outside Fluss. Reading with the older Fluss schema is
+     * then still right, as every planned record was written before the ALTER; the lake fills the new column
+     * with NULLs.
+     */
+    private FileStoreTable checkedLakeTable(TableInfo readInfo) throws Exception {
+        FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
+        try {
+            LakeTableCheck.check(readInfo, lakeTable);
+        } catch (LakeTableIncompatibleException first) {
+            TableInfo now = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
+            if (now.getSchemaId() == readInfo.getSchemaId()) {
+                throw first;
+            }
+            LakeTableCheck.check(now, lakeTable);
+        }
+        return lakeTable;
+    }
+
+    private void throwIfUnreadable(WriteOutcome written) throws BadRecordException {
+        if (!written.unreadable.isEmpty()) {
+            throw written.unreadable.get(0);
+        }
     }
 
     private TableInfo currentTableInfo(CompletableFuture<TableInfo> request) throws Exception {
@@ -180,7 +259,12 @@ public final class TableRound {
         }
     }
 
-    private WriteOutcome readAndWrite(TableInfo tableInfo, FileStoreTable lakeTable, List<BucketRange> ranges)
+    private WriteOutcome readAndWrite(
+            Table table,
+            boolean autoCompaction,
+            FileStoreTable lakeTable,
+            List<BucketRange> ranges,
+            LakeSnapshotCommitter committer)
             throws Exception {
         int groups = Math.max(1, Math.min(env.bucketParallelism(), ranges.size()));
         List<List<BucketRange>> split = new ArrayList<>();
@@ -190,18 +274,17 @@ public final class TableRound {
         for (int i = 0; i < ranges.size(); i++) {
             split.get(i % groups).add(ranges.get(i));
         }
-        boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
         List<Future<BucketGroupReader.GroupResult>> futures = new ArrayList<>();
         List<LakeTableWriter> writers = new ArrayList<>();
         RoundControl groupsControl = control.child();
-        try (Table table = env.connection().getTable(assignment.tablePath())) {
+        WriteOutcome outcome = new WriteOutcome();
+        try {
             for (List<BucketRange> group : split) {
                 LakeTableWriter writer = new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
                 BucketGroupReader reader = new BucketGroupReader(table, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
             }
-            WriteOutcome outcome = new WriteOutcome();
             Exception failure = null;
             for (Future<BucketGroupReader.GroupResult> future : futures) {
                 try {
@@ -209,6 +292,7 @@ public final class TableRound {
                     outcome.buckets.addAll(result.buckets());
                     outcome.messages.addAll(result.messages());
                     outcome.forceFinished |= result.forceFinished();
+                    outcome.unreadable.addAll(result.unreadable());
                 } catch (ExecutionException e) {
                     // Stop the sibling groups too: the round fails as a whole.
                     groupsControl.cancel("a bucket group of " + assignment.tablePath() + " failed");
@@ -223,6 +307,10 @@ public final class TableRound {
                 throw failure;
             }
             return outcome;
+        } catch (Exception e) {
+            // Groups that completed hold written files; a failed group's writer deletes its own on close.
+            committer.abort(outcome.messages);
+            throw e;
         } finally {
             for (LakeTableWriter writer : writers) {
                 try {
@@ -234,7 +322,11 @@ public final class TableRound {
         }
     }
 
-    private void checkStillOwner(LakeSnapshotCommitter committer, Optional<TieringSnapshot> lakeBase)
+    /**
+     * Checks that this round may still commit, and returns the id of the newest Paimon snapshot (of any writer)
+     * at that point: the conditional commit refuses to land if a tiering snapshot appears after it.
+     */
+    private long checkStillOwner(LakeSnapshotCommitter committer, Optional<TieringSnapshot> lakeBase)
             throws Exception {
         control.throwIfCancelled();
         // Both questions at once; the table's identity is judged first, as a reason to stop it is the clearer.
@@ -249,6 +341,8 @@ public final class TableRound {
                     "The coordinator no longer gives " + assignment + " to this instance: " + error.get().getMessage(),
                     error.get());
         }
+        // Read before the tiering snapshot below: every tiering snapshot up to it is then seen by that check.
+        long fencedAt = committer.latestSnapshotId();
         Optional<Long> baseId = lakeBase.map(TieringSnapshot::snapshotId);
         Optional<Long> nowId = committer.latestTieringSnapshot().map(TieringSnapshot::snapshotId);
         if (!baseId.equals(nowId)) {
@@ -256,22 +350,46 @@ public final class TableRound {
                     "Another tiering commit landed in " + assignment.tablePath() + " during this round (snapshot "
                             + nowId.orElse(null) + ", round started from " + baseId.orElse(null) + ").");
         }
+        return fencedAt;
     }
 
-    private long commitToLake(LakeSnapshotCommitter committer, List<CommitMessage> messages, String offsetsPath)
-            throws Exception {
-        LakeCommitOutcome outcome = committer.commit(messages, offsetsPath);
+    /**
+     * The Paimon commit. Failures come wrapped in a {@link LakeCommitException}: the commit cleaned up after
+     * itself as far as it provably may (data files and the prepared offsets file when nothing landed, nothing
+     * when the outcome is unknown).
+     */
+    private long commitToLake(
+            LakeSnapshotCommitter committer, List<CommitMessage> messages, String offsetsPath, long fencedAt)
+            throws LakeCommitException {
+        LakeCommitOutcome outcome = committer.commit(messages, offsetsPath, fencedAt);
         if (outcome instanceof LakeCommitOutcome.Committed committed) {
             return committed.snapshotId();
         }
-        if (outcome instanceof LakeCommitOutcome.RetryableFailure failure) {
-            committer.abort(messages);
-            throw failure.cause();
+        if (outcome instanceof LakeCommitOutcome.Unknown unknown) {
+            throw new LakeCommitException(new UnknownCommitOutcomeException(
+                    "The Paimon commit of " + assignment.tablePath() + " may or may not have landed; "
+                            + "the next round will find out",
+                    unknown.cause()));
         }
-        throw new UnknownCommitOutcomeException(
-                "The Paimon commit of " + assignment.tablePath() + " may or may not have landed; "
-                        + "the next round will find out",
-                ((LakeCommitOutcome.Unknown) outcome).cause());
+        committer.abort(messages);
+        deletePreparedOffsets(offsetsPath);
+        if (outcome instanceof LakeCommitOutcome.Refused refused) {
+            throw new LakeCommitException(new CommitRefusedException(
+                    "Paimon refused the commit of " + assignment + ": tiering snapshot " + refused.otherSnapshotId()
+                            + " landed after this round's fence, so the table has another owner; the round's files "
+                            + "were deleted and nothing of it landed."));
+        }
+        throw new LakeCommitException(((LakeCommitOutcome.RetryableFailure) outcome).cause());
+    }
+
+    /** Deletes the offsets file the coordinator prepared for a commit that provably did not land. */
+    private void deletePreparedOffsets(String offsetsPath) {
+        try {
+            FsPath path = new FsPath(offsetsPath);
+            path.getFileSystem().delete(path, false);
+        } catch (Exception e) {
+            LOG.debug("Could not delete the unused offsets file {} of {}", offsetsPath, assignment.tablePath(), e);
+        }
     }
 
     private Duration since(Instant start) {
@@ -290,6 +408,14 @@ public final class TableRound {
     private static final class WriteOutcome {
         final List<BucketProgress> buckets = new ArrayList<>();
         final List<CommitMessage> messages = new ArrayList<>();
+        final List<BadRecordException> unreadable = new ArrayList<>();
         boolean forceFinished;
+    }
+
+    /** Carries a failure of the Paimon commit past the clean-up for failures before it. */
+    private static final class LakeCommitException extends Exception {
+        LakeCommitException(Exception cause) {
+            super(cause);
+        }
     }
 }

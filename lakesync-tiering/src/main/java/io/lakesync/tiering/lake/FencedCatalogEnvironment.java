@@ -1,0 +1,93 @@
+package io.lakesync.tiering.lake;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.SnapshotCommit;
+import org.apache.paimon.partition.PartitionStatistics;
+import org.apache.paimon.table.CatalogEnvironment;
+import org.apache.paimon.utils.SnapshotManager;
+
+/**
+ * The catalog environment of a table being committed to by one tiering round, whose snapshot commit only lets
+ * the round's snapshot land if no other tiering snapshot landed after the fence.
+ *
+ * <p>Why it is airtight: Paimon numbers snapshots without gaps and creates {@code snapshot-N} atomically
+ * (rename, or the catalog's own commit), so when the round's snapshot is about to become N, every snapshot
+ * that landed before it has an id below N. The round's fence saw no tiering snapshot newer than its base up to
+ * snapshot {@code fencedAt}; this commit reads {@code fencedAt + 1 .. N - 1} and refuses N if any of them was
+ * written by Fluss tiering (another owner of the table). A refused commit is retried by Paimon with a higher id
+ * and refused again, so it never lands; {@link #refused()} then tells that the files provably did not land.
+ * Snapshots of other writers (compaction, user jobs) do not stop the round.
+ */
+final class FencedCatalogEnvironment extends CatalogEnvironment {
+
+    private static final long serialVersionUID = 1L;
+
+    private final long fencedAt;
+    private volatile Long otherTieringSnapshot;
+    private volatile boolean passedOn;
+
+    FencedCatalogEnvironment(CatalogEnvironment base, long fencedAt) {
+        super(
+                base.identifier(),
+                base.uuid(),
+                base.catalogLoader(),
+                base.lockFactory(),
+                base.lockContext(),
+                base.supportsVersionManagement());
+        this.fencedAt = fencedAt;
+    }
+
+    /**
+     * The tiering snapshot that made this commit refuse, if it refused and never passed an attempt on (then
+     * nothing of the round landed).
+     */
+    Long refused() {
+        return passedOn ? null : otherTieringSnapshot;
+    }
+
+    @Override
+    public SnapshotCommit snapshotCommit(SnapshotManager snapshotManager) {
+        SnapshotCommit target = super.snapshotCommit(snapshotManager);
+        return new SnapshotCommit() {
+            @Override
+            public boolean commit(Snapshot snapshot, String branch, List<PartitionStatistics> statistics)
+                    throws Exception {
+                Long other = tieringSnapshotAfter(fencedAt, snapshot.id(), snapshotManager);
+                if (other != null) {
+                    otherTieringSnapshot = other;
+                    return false;
+                }
+                passedOn = true;
+                return target.commit(snapshot, branch, statistics);
+            }
+
+            @Override
+            public void close() throws Exception {
+                target.close();
+            }
+        };
+    }
+
+    /**
+     * The first snapshot after {@code fencedAt} and before {@code newId} that is (or may be, if it cannot be
+     * read) a tiering snapshot, or null.
+     */
+    static Long tieringSnapshotAfter(long fencedAt, long newId, SnapshotManager snapshots) throws IOException {
+        for (long id = fencedAt + 1; id < newId; id++) {
+            Snapshot snapshot;
+            try {
+                snapshot = snapshots.tryGetSnapshot(id);
+            } catch (FileNotFoundException gone) {
+                // Expired right after it landed: it cannot be proven not to be a tiering snapshot.
+                return id;
+            }
+            if (LakeSnapshotCommitter.COMMIT_USER.equals(snapshot.commitUser())) {
+                return id;
+            }
+        }
+        return null;
+    }
+}

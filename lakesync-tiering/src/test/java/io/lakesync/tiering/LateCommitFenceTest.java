@@ -1,0 +1,117 @@
+package io.lakesync.tiering;
+
+import static io.lakesync.local.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.tiering.coordinator.HeartbeatRequest;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.lake.LakeSnapshotCommitter;
+import io.lakesync.tiering.round.CommitRefusedException;
+import io.lakesync.tiering.round.RoundHooks;
+import io.lakesync.tiering.round.RoundStage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fence cannot be passed late: instance A stalls right after its fence, the coordinator hands the table to
+ * instance B (A's tiering is reported failed, as after A's heartbeat timeout), B tiers and commits; when A
+ * wakes up, Paimon refuses its commit, A deletes its files and prepared offsets file, and the lake holds every
+ * row exactly once.
+ */
+class LateCommitFenceTest extends TieringTestBase {
+
+    @Test
+    void ownerStalledPastItsFenceCannotLandItsCommit() throws Exception {
+        TablePath path = TablePath.of("fluss", "stalled_owner");
+        createTable(path, idTable(1, "1s"));
+        append(path, ids(0, 1000));
+
+        CompletableFuture<TableAssignment> fenced = new CompletableFuture<>();
+        CountDownLatch wakeUp = new CountDownLatch(1);
+        RoundHooks stallAfterFence = (stage, assignment) -> {
+            if (stage == RoundStage.FENCED && fenced.complete(assignment)) {
+                wakeUp.await(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        };
+        List<Throwable> failuresOfA = Collections.synchronizedList(new ArrayList<>());
+        TieringListener listenerOfA = new TieringListener() {
+            @Override
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
+                failuresOfA.add(cause);
+            }
+        };
+        try (TieringService a = new TieringService(
+                serviceConfig("stalling-a", Map.of("tiering.workers", "1")), listenerOfA, stallAfterFence, Clock.systemUTC())) {
+            a.start();
+            TableAssignment heldByA = fenced.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+
+            // What the coordinator does when A's heartbeats stop for 2 minutes, without the wait.
+            FlussTieringCoordinator coordinator = new FlussTieringCoordinator(connection);
+            int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
+            coordinator.heartbeat(
+                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(heldByA.epoch()), false), coordinatorEpoch);
+
+            try (TieringService b = startService("taking-over-b")) {
+                awaitTiered(path);
+            }
+            Set<Path> offsetsFilesOfB = offsetsFiles(heldByA.tableId());
+            long snapshotsBefore = lake.load(path).snapshotManager().latestSnapshotId();
+
+            wakeUp.countDown();
+            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOfA).isNotEmpty());
+            assertThat(failuresOfA).hasSize(1);
+            assertThat(failuresOfA.get(0)).isInstanceOf(CommitRefusedException.class)
+                    .hasMessageContaining("landed after this round's fence");
+            assertThat(lake.load(path).snapshotManager().latestSnapshotId()).isEqualTo(snapshotsBefore);
+            assertThat(offsetsFiles(heldByA.tableId())).as("A's prepared offsets file is deleted").isEqualTo(offsetsFilesOfB);
+        }
+
+        List<Long> lakeIds = readLake(path, "id").stream().map(r -> (Long) r.get(0)).toList();
+        assertThat(lakeIds).hasSize(1000).doesNotHaveDuplicates();
+        FileStoreTable table = lake.load(path);
+        long tieringSnapshots = 0;
+        for (long id = 1; id <= table.snapshotManager().latestSnapshotId(); id++) {
+            Snapshot snapshot = table.snapshotManager().snapshot(id);
+            if (LakeSnapshotCommitter.COMMIT_USER.equals(snapshot.commitUser())) {
+                tieringSnapshots++;
+            }
+        }
+        assertThat(tieringSnapshots).as("only B's round landed").isEqualTo(1);
+        // A's data files were deleted: every data file on disk belongs to the table.
+        long referenced = table.newReadBuilder().newScan().plan().splits().stream()
+                .mapToLong(s -> ((org.apache.paimon.table.source.DataSplit) s).dataFiles().size())
+                .sum();
+        assertThat(dataFilesOnDisk(path)).isEqualTo(referenced);
+    }
+
+    private static Set<Path> offsetsFiles(long tableId) throws Exception {
+        try (Stream<Path> files = Files.walk(cluster.dataDir())) {
+            return Set.copyOf(files.filter(p -> p.toString().endsWith(".offsets")
+                            && p.getParent().getParent().getFileName().toString().endsWith("-" + tableId))
+                    .toList());
+        }
+    }
+
+    private static long dataFilesOnDisk(TablePath path) throws Exception {
+        Path folder = cluster.warehouse().resolve(path.getDatabaseName() + ".db").resolve(path.getTableName());
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(p -> p.getParent().getFileName().toString().startsWith("bucket-")).count();
+        }
+    }
+}
