@@ -58,6 +58,13 @@ class BadRecordTest extends TieringTestBase {
 
         RecordedFailures.Failure failure = failures.of(bad).get(0);
         assertThat(failure.kind()).isEqualTo(FailureKind.BAD_RECORD);
+        // Retried like a passing fault at first, then held as blocked once the same failure repeated.
+        assertThat(failures.of(bad).subList(0, FailureKind.BAD_RECORD_ATTEMPTS))
+                .extracting(RecordedFailures.Failure::kind)
+                .containsExactly(FailureKind.BAD_RECORD, FailureKind.BAD_RECORD, FailureKind.BLOCKED);
+        assertThat(failures.of(bad).subList(FailureKind.BAD_RECORD_ATTEMPTS, 5))
+                .extracting(RecordedFailures.Failure::kind)
+                .containsOnly(FailureKind.BLOCKED);
         String message = failure.cause().getMessage();
         assertThat(message).contains("fluss.pre_epoch_micros").contains("column 'ts'").contains("Fluss client cannot decode");
         assertThat(failures.of(bad))
