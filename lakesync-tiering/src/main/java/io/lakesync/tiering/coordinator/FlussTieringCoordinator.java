@@ -72,7 +72,22 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
     @Override
     public String prepareLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets)
             throws Exception {
+        return prepare(tableId, tablePath, logEndOffsets, false);
+    }
+
+    @Override
+    public String prepareFreshLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets)
+            throws Exception {
+        return prepare(tableId, tablePath, logEndOffsets, true);
+    }
+
+    private String prepare(
+            long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets, boolean ignorePrevious)
+            throws Exception {
         PrepareLakeTableSnapshotRequest request = new PrepareLakeTableSnapshotRequest();
+        if (ignorePrevious) {
+            request.setIgnorePreviousTableOffsets(true);
+        }
         PbTableOffsets table = request.addBucketOffset();
         table.setTableId(tableId);
         table.setTablePath().setDatabaseName(tablePath.getDatabaseName()).setTableName(tablePath.getTableName());
@@ -88,14 +103,15 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
                 gateway.prepareLakeTableSnapshot(request)
                         .get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                         .getPrepareLakeTableRespsList();
+        // An error answer carries no table id, so it is looked at first.
+        if (responses.size() == 1 && responses.get(0).hasErrorCode()) {
+            throw ApiError.fromErrorMessage(responses.get(0)).exception();
+        }
         if (responses.size() != 1 || responses.get(0).getTableId() != tableId) {
             throw new IllegalStateException(
                     "Coordinator answered the offsets preparation of " + tablePath + " for other tables.");
         }
         PbPrepareLakeTableRespForTable response = responses.get(0);
-        if (response.hasErrorCode()) {
-            throw ApiError.fromErrorMessage(response).exception();
-        }
         return response.getLakeTableOffsetsPath();
     }
 
