@@ -6,6 +6,7 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.CatalogOptions;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
@@ -16,7 +17,11 @@ public final class LakeTables implements AutoCloseable {
     private final Catalog catalog;
 
     public LakeTables(Map<String, String> catalogOptions) {
-        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(catalogOptions)));
+        Options options = Options.fromMap(catalogOptions);
+        // Paimon caches snapshots by file path: a lake table deleted and re-created elsewhere would show the
+        // snapshots of the deleted one.
+        options.set(CatalogOptions.CACHE_SNAPSHOT_MAX_NUM_PER_TABLE, 0);
+        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(options));
     }
 
     /** The lake table of a Fluss table, as it is now (schema and snapshots freshly read). */

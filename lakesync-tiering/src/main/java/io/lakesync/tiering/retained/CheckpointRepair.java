@@ -46,11 +46,11 @@ public final class CheckpointRepair {
             throws Exception {
         TablePath path = table.getTablePath();
         long tableId = table.getTableId();
-        String found = "The coordinator's lake snapshot of " + path + " could not be read (" + unreadableReason + "); ";
+        String found = "The coordinator's lake snapshot of " + path + " could not be read (" + unreadableReason + ").";
         if (lakeLatest.isPresent() && !lakeLatest.get().belongsTo(path, tableId)) {
-            throw RetainedLakeDataException.of(table, lakeTable, lakeLatest.get(), "; " + found.strip());
+            throw RetainedLakeDataException.of(table, lakeTable, lakeLatest.get(), " " + found);
         }
-        LOG.warn("{}repairing it", found);
+        LOG.warn("{} Repairing it.", found);
         String done;
         if (lakeLatest.isEmpty()) {
             long snapshotId = new FreshCheckpoint(coordinator).commit(tableId, path, lakeTable, Map.of());
@@ -69,7 +69,7 @@ public final class CheckpointRepair {
             }
         }
         LOG.info("Table {}: checkpoint repaired: {}", path, done);
-        return new CheckpointRepairedException(found + "lakesync " + done + " The next round continues from it.");
+        return new CheckpointRepairedException(found + " lakesync " + done + " The next round continues from it.");
     }
 
     /** The Paimon snapshot {@code id} if Fluss tiering wrote it and it is still there. */

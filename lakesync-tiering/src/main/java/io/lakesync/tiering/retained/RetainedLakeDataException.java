@@ -19,7 +19,11 @@ public class RetainedLakeDataException extends LakeTableIncompatibleException {
         super(message);
     }
 
-    /** The blocked reason for {@code table}, naming the retained lake table, its rows and the choices. */
+    /**
+     * The blocked reason for {@code table}, naming the retained lake table, its rows and the choices.
+     *
+     * @param coordinatorNote empty, or a sentence (with a leading space) on what the coordinator holds
+     */
     public static RetainedLakeDataException of(
             TableInfo table, FileStoreTable lakeTable, TieringSnapshot foreign, String coordinatorNote) {
         TablePath tablePath = table.getTablePath();
@@ -31,8 +35,8 @@ public class RetainedLakeDataException extends LakeTableIncompatibleException {
         return new RetainedLakeDataException(
                 "Lake table " + tablePath + " holds " + (rows == null ? "an unknown number of" : rows)
                         + " rows tiered from a dropped Fluss table of the same name (" + droppedId
-                        + ", Paimon snapshot " + foreign.snapshotId() + "), and the coordinator has no checkpoint of "
-                        + "the current table (id " + tableId + ") in it" + coordinatorNote + ". Choose: 'lakesync tables "
+                        + ", Paimon snapshot " + foreign.snapshotId() + "); the coordinator has no checkpoint of the "
+                        + "current table (id " + tableId + ") to continue from." + coordinatorNote + " Choose: 'lakesync tables "
                         + "adopt " + tablePath + (primaryKey ? " --keep-old-keys" : "") + "' to keep those rows and add "
                         + "this table's rows to them" + (primaryKey ? " (rows of old keys stay in the lake)" : "")
                         + ", or 'lakesync tables disable', 'delete-retained' and 'enable' " + tablePath

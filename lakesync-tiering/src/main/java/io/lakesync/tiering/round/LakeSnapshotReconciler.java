@@ -65,7 +65,7 @@ public final class LakeSnapshotReconciler {
             Optional<TieringSnapshot> registeredInLake = CheckpointRepair.tieringSnapshot(lakeTable, known.getSnapshotId());
             if (registeredInLake.isPresent() && !registeredInLake.get().belongsTo(path, tableId)) {
                 throw RetainedLakeDataException.of(table, lakeTable, registeredInLake.get(),
-                        "; the snapshot registered for it (" + known.getSnapshotId() + ") is the dropped table's");
+                        " The snapshot registered for it (" + known.getSnapshotId() + ") is the dropped table's.");
             }
         }
         if (lakeLatest.isEmpty() || (known != null && lakeLatest.get().snapshotId() <= known.getSnapshotId())) {

@@ -1,0 +1,275 @@
+package io.lakesync.tiering;
+
+import static io.lakesync.local.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.tiering.lake.LakeSnapshotCommitter;
+import io.lakesync.tiering.lake.TieringSnapshot;
+import io.lakesync.tiering.retained.AdoptionRefusedException;
+import io.lakesync.tiering.retained.CheckpointRepairedException;
+import io.lakesync.tiering.retained.LakeTableAdoption;
+import io.lakesync.tiering.retained.RegisteredSnapshot;
+import io.lakesync.tiering.retained.RetainedLakeDataException;
+import io.lakesync.tiering.round.RoundHooks;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableChange;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypes;
+import org.apache.paimon.catalog.Identifier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 15: a lake-enabled table dropped, re-created without lake sync, written to, then enabled by ALTER. The
+ * retained lake table holds the dropped table's rows; lakesync never registers the dropped table's snapshot for
+ * the new one, blocks the table naming the choices, and after {@code adopt} (or deleting the lake table) tiers
+ * every new row exactly once. A coordinator checkpoint whose offsets file is gone is detected and repaired.
+ */
+class RecreateAndAdoptTest extends TieringTestBase {
+
+    private static final TablePath LOG_TABLE = TablePath.of("recreate", "events");
+    private static final TablePath PK_TABLE = TablePath.of("recreate", "accounts");
+    private static final TablePath BROKEN = TablePath.of("recreate", "broken");
+
+    private final List<Object[]> failures = Collections.synchronizedList(new ArrayList<>());
+    private TieringService service;
+    private TieringCoordinator coordinator;
+
+    @BeforeEach
+    void startEngine() throws Exception {
+        admin.createDatabase("recreate", DatabaseDescriptor.EMPTY, true).get();
+        TieringListener listener = new TieringListener() {
+            @Override
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
+                failures.add(new Object[] {assignment.tablePath(), kind, cause});
+            }
+        };
+        service = new TieringService(
+                serviceConfig("recreate-" + System.nanoTime(), Map.of("tiering.blocked-recheck-interval", "500ms")),
+                listener, RoundHooks.NONE, Clock.systemUTC());
+        service.start();
+        coordinator = new FlussTieringCoordinator(connection);
+    }
+
+    @AfterEach
+    void stopEngine() throws Exception {
+        service.close();
+    }
+
+    @Test
+    void logTableIsBlockedThenAdoptedWithEveryNewRowOnce() throws Exception {
+        long oldId = createTable(LOG_TABLE, logTable(true)).getTableId();
+        append(LOG_TABLE, ids(0, 3_000));
+        awaitTiered(LOG_TABLE);
+
+        long newId = recreateWithoutLakeSync(LOG_TABLE, logTable(false), ids(10_000, 10_600), false);
+        enableByAlter(LOG_TABLE);
+
+        Throwable blocked = awaitFailure(LOG_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class);
+        assertThat(blocked.getMessage())
+                .contains("Lake table recreate.events holds 3000 rows tiered from a dropped Fluss table")
+                .contains("id " + oldId)
+                .contains("current table (id " + newId + ")")
+                .contains("lakesync tables adopt recreate.events")
+                .contains("delete-retained");
+        assertThatThrownBy(() -> admin.getLatestLakeSnapshot(LOG_TABLE).get())
+                .as("nothing of the dropped table is registered for the new one")
+                .hasCauseInstanceOf(LakeTableSnapshotNotExistException.class);
+
+        LakeTableAdoption adoption = new LakeTableAdoption(admin, coordinator, lake);
+        LakeTableAdoption.Adopted adopted = adoption.adopt(LOG_TABLE, false);
+        assertThat(adopted.tableId()).isEqualTo(newId);
+        assertThat(adopted.retainedRows()).isEqualTo(3_000L);
+        assertThat(RegisteredSnapshot.read(admin, LOG_TABLE).snapshot()).isNotNull();
+        assertThatThrownBy(() -> adoption.adopt(LOG_TABLE, false))
+                .isInstanceOf(AdoptionRefusedException.class)
+                .hasMessageContaining("does not need adopting");
+
+        awaitTieredFresh(LOG_TABLE);
+        List<Long> ids = lakeIds(LOG_TABLE);
+        assertThat(ids).hasSize(3_600).doesNotHaveDuplicates();
+        assertThat(ids.stream().filter(id -> id >= 10_000)).hasSize(600);
+        assertThat(RegisteredSnapshot.read(admin, LOG_TABLE).unreadable()).isFalse();
+    }
+
+    @Test
+    void primaryKeyTableNeedsTheFlagAndStartsCleanAfterDeletingTheRetainedLakeTable() throws Exception {
+        long oldId = createTable(PK_TABLE, pkTable(true)).getTableId();
+        upsert(PK_TABLE, ids(0, 3_000), false);
+        awaitTiered(PK_TABLE);
+        TieringSnapshot oldSnapshot =
+                new LakeSnapshotCommitter(lake.load(PK_TABLE), false).latestTieringSnapshot().orElseThrow();
+        assertThat(oldSnapshot.tableId()).hasValue(oldId);
+
+        long newId = recreateWithoutLakeSync(PK_TABLE, pkTable(false), ids(10_000, 10_600), true);
+        // What an older lakesync (or Fluss's own job) left: the dropped table's snapshot registered for the new
+        // id, its offsets file deleted with the dropped table, so every read of the checkpoint fails.
+        coordinator.commitLakeSnapshot(new LakeSnapshotCommit(
+                newId, oldSnapshot.snapshotId(), oldSnapshot.offsetsPath(), Map.of(), Map.of()));
+        assertThat(RegisteredSnapshot.read(admin, PK_TABLE).unreadableReason())
+                .contains("Failed to get lake table snapshot for table: recreate.accounts");
+        enableByAlter(PK_TABLE);
+
+        Throwable blocked = awaitFailure(PK_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class);
+        assertThat(blocked.getMessage())
+                .contains("could not be read")
+                .contains("lakesync tables adopt recreate.accounts --keep-old-keys");
+        assertThatThrownBy(() -> new LakeTableAdoption(admin, coordinator, lake).adopt(PK_TABLE, false))
+                .isInstanceOf(AdoptionRefusedException.class)
+                .hasMessageContaining("has a primary key")
+                .hasMessageContaining("--keep-old-keys");
+
+        // delete-retained, then enable: the lake table starts afresh and holds only the new table's rows.
+        admin.alterTable(PK_TABLE, List.of(TableChange.set("table.datalake.enabled", "false")), false).get();
+        lake.catalog().dropTable(Identifier.create("recreate", "accounts"), false);
+        enableByAlter(PK_TABLE);
+        awaitFailure(PK_TABLE, FailureKind.TRANSIENT, CheckpointRepairedException.class);
+        awaitTieredFresh(PK_TABLE);
+        List<Long> ids = lakeIds(PK_TABLE);
+        assertThat(ids).hasSize(600).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isBetween(10_000L, 10_599L));
+        assertThat(RegisteredSnapshot.read(admin, PK_TABLE).unreadable()).isFalse();
+    }
+
+    @Test
+    void checkpointWhoseOffsetsFileWasDeletedIsRebuiltFromTheLake() throws Exception {
+        createTable(BROKEN, logTable(true));
+        append(BROKEN, ids(0, 1_000));
+        awaitTiered(BROKEN);
+        append(BROKEN, ids(1_000, 1_500));
+        awaitTiered(BROKEN);
+        TieringSnapshot registered =
+                new LakeSnapshotCommitter(lake.load(BROKEN), false).latestTieringSnapshot().orElseThrow();
+        Files.delete(localPath(registered.offsetsPath()));
+        append(BROKEN, ids(1_500, 2_000));
+
+        Throwable repaired = awaitFailure(BROKEN, FailureKind.TRANSIENT, CheckpointRepairedException.class);
+        assertThat(repaired.getMessage())
+                .contains("could not be read")
+                .contains("rebuilt it from the rows in the lake");
+        awaitTieredFresh(BROKEN);
+        assertThat(lakeIds(BROKEN)).hasSize(2_000).doesNotHaveDuplicates();
+    }
+
+    private long recreateWithoutLakeSync(TablePath path, TableDescriptor descriptor, List<InternalRow> rows, boolean pk)
+            throws Exception {
+        TieringSnapshot dropped = new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow();
+        admin.dropTable(path, false).get();
+        // Fluss deletes the dropped table's offsets folder when the drop completes. Before that, an ALTER of the
+        // re-created table is lost in the coordinator (Fluss 0.9.1: NullPointerException in
+        // processTableRegistrationChange), so the test waits for it.
+        Path droppedDir = localPath(dropped.offsetsPath()).getParent().getParent();
+        eventually(SYNC_TIMEOUT, () -> assertThat(droppedDir).doesNotExist());
+        long newId = createTable(path, descriptor).getTableId();
+        // A fresh connection: the shared one may still route the name to the dropped table's id.
+        try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration());
+                Table table = fresh.getTable(path)) {
+            if (pk) {
+                UpsertWriter writer = table.newUpsert().createWriter();
+                rows.forEach(writer::upsert);
+                writer.flush();
+            } else {
+                AppendWriter writer = table.newAppend().createWriter();
+                rows.forEach(writer::append);
+                writer.flush();
+            }
+        }
+        return newId;
+    }
+
+    private static Path localPath(String offsetsPath) {
+        return offsetsPath.startsWith("file:") ? Path.of(URI.create(offsetsPath)) : Path.of(offsetsPath);
+    }
+
+    private static void enableByAlter(TablePath path) throws Exception {
+        admin.alterTable(path, List.of(TableChange.set("table.datalake.enabled", "true")), false).get();
+    }
+
+    /** {@link #awaitTiered}, asking a fresh connection, as the shared one may still know the dropped table. */
+    private static void awaitTieredFresh(TablePath path) throws Exception {
+        eventually(SYNC_TIMEOUT, () -> {
+            try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
+                var freshAdmin = fresh.getAdmin();
+                long tableId = freshAdmin.getTableInfo(path).get().getTableId();
+                var ends = freshAdmin.listOffsets(path, List.of(0, 1, 2), new org.apache.fluss.client.admin.OffsetSpec.LatestSpec())
+                        .all().get();
+                var tiered = freshAdmin.getReadableLakeSnapshot(path).get().getTableBucketsOffset();
+                ends.forEach((bucket, end) -> {
+                    if (end > 0) {
+                        assertThat(tiered).containsEntry(new org.apache.fluss.metadata.TableBucket(tableId, bucket), end);
+                    }
+                });
+            }
+        });
+    }
+
+    private Throwable awaitFailure(TablePath path, FailureKind kind, Class<? extends Throwable> type) throws Exception {
+        Throwable[] found = new Throwable[1];
+        eventually(SYNC_TIMEOUT, () -> {
+            synchronized (failures) {
+                for (Object[] failure : failures) {
+                    if (failure[0].equals(path) && failure[1] == kind && type.isInstance(failure[2])) {
+                        found[0] = (Throwable) failure[2];
+                        return;
+                    }
+                }
+            }
+            throw new AssertionError("no " + kind + " failure of " + path + " yet; seen " + failuresOf(path));
+        });
+        return found[0];
+    }
+
+    private List<String> failuresOf(TablePath path) {
+        List<String> seen = new ArrayList<>();
+        synchronized (failures) {
+            failures.stream().filter(f -> f[0].equals(path)).forEach(f -> seen.add(f[1] + ": " + f[2]));
+        }
+        return seen;
+    }
+
+    private static List<Long> lakeIds(TablePath path) throws Exception {
+        return readLake(path, "id").stream().map(row -> (Long) row.get(0)).toList();
+    }
+
+    private static TableDescriptor logTable(boolean lakeEnabled) {
+        return descriptor(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), lakeEnabled);
+    }
+
+    private static TableDescriptor pkTable(boolean lakeEnabled) {
+        return descriptor(
+                Schema.newBuilder().column("id", DataTypes.BIGINT().copy(false)).primaryKey("id").build(), lakeEnabled);
+    }
+
+    private static TableDescriptor descriptor(Schema schema, boolean lakeEnabled) {
+        return TableDescriptor.builder()
+                .schema(schema)
+                .distributedBy(3, "id")
+                .property("table.datalake.enabled", String.valueOf(lakeEnabled))
+                .property("table.datalake.freshness", "1s")
+                .build();
+    }
+}
