@@ -86,7 +86,7 @@ public final class LakeSyncServer implements AutoCloseable {
             StateStore state = push(started, StateStore.open(config, clock));
             Connection connection = push(started, ConnectionFactory.createConnection(config.flussClientConfiguration()));
             LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
-            LakeCatalog lakeCatalog = new LakeCatalog(connection.getAdmin(), lakeTables);
+            LakeCatalog lakeCatalog = new LakeCatalog(connection, lakeTables);
 
             ServiceSwitchControl[] switchHolder = new ServiceSwitchControl[1];
             TableStatusTracker tracker =

@@ -40,7 +40,7 @@ class SwitchesTest extends TieringTestBase {
     @BeforeEach
     void setUp() throws Exception {
         state = StateStore.open(LakeSyncConfig.fromMap(Map.of("data.dir", root.resolve("state-" + System.nanoTime()).toString()), "test"), Clock.systemUTC());
-        LakeCatalog lakeCatalog = new LakeCatalog(admin, lake);
+        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
         tables = new TableSwitches(admin, lakeCatalog, () -> service.isEnabled(), state);
         service = new ServiceSwitchControl(
                 state.serviceSwitch(),
@@ -162,10 +162,10 @@ class SwitchesTest extends TieringTestBase {
         try (TieringService engine = startService("retained-instance")) {
             awaitTiered(path);
         }
-        LakeCatalog lakeCatalog = new LakeCatalog(admin, lake);
+        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
         assertThatThrownBy(() -> lakeCatalog.deleteRetained(path))
                 .isInstanceOf(LakeTableConflictException.class)
-                .hasMessageContaining("still exists");
+                .hasMessageContaining("has lake sync enabled");
         admin.dropTable(path, false).get();
         assertThat(lakeCatalog.retainedTables()).anySatisfy(t -> {
             assertThat(t.name()).isEqualTo("fluss.dropped_but_kept");

@@ -3,6 +3,13 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static io.lakesync.tiering.RecreatedTables.awaitTieredFresh;
+import static io.lakesync.tiering.RecreatedTables.enableByAlter;
+import static io.lakesync.tiering.RecreatedTables.lakeIds;
+import static io.lakesync.tiering.RecreatedTables.localPath;
+import static io.lakesync.tiering.RecreatedTables.logTable;
+import static io.lakesync.tiering.RecreatedTables.pkTable;
+import static io.lakesync.tiering.RecreatedTables.recreate;
 
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
@@ -87,7 +94,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         append(LOG_TABLE, ids(0, 3_000));
         awaitTiered(LOG_TABLE);
 
-        long newId = recreateWithoutLakeSync(LOG_TABLE, logTable(false), ids(10_000, 10_600), false);
+        long newId = recreate(LOG_TABLE, logTable(false), ids(10_000, 10_600), false);
         enableByAlter(LOG_TABLE);
 
         Throwable blocked = awaitFailure(LOG_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class);
@@ -126,7 +133,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
                 new LakeSnapshotCommitter(lake.load(PK_TABLE), false).latestTieringSnapshot().orElseThrow();
         assertThat(oldSnapshot.tableId()).hasValue(oldId);
 
-        long newId = recreateWithoutLakeSync(PK_TABLE, pkTable(false), ids(10_000, 10_600), true);
+        long newId = recreate(PK_TABLE, pkTable(false), ids(10_000, 10_600), true);
         // What an older lakesync (or Fluss's own job) left: the dropped table's snapshot registered for the new
         // id, its offsets file deleted with the dropped table, so every read of the checkpoint fails.
         coordinator.commitLakeSnapshot(new LakeSnapshotCommit(
@@ -175,58 +182,6 @@ class RecreateAndAdoptTest extends TieringTestBase {
         assertThat(lakeIds(BROKEN)).hasSize(2_000).doesNotHaveDuplicates();
     }
 
-    private long recreateWithoutLakeSync(TablePath path, TableDescriptor descriptor, List<InternalRow> rows, boolean pk)
-            throws Exception {
-        TieringSnapshot dropped = new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow();
-        admin.dropTable(path, false).get();
-        // Fluss deletes the dropped table's offsets folder when the drop completes. Before that, an ALTER of the
-        // re-created table is lost in the coordinator (Fluss 0.9.1: NullPointerException in
-        // processTableRegistrationChange), so the test waits for it.
-        Path droppedDir = localPath(dropped.offsetsPath()).getParent().getParent();
-        eventually(SYNC_TIMEOUT, () -> assertThat(droppedDir).doesNotExist());
-        long newId = createTable(path, descriptor).getTableId();
-        // A fresh connection: the shared one may still route the name to the dropped table's id.
-        try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration());
-                Table table = fresh.getTable(path)) {
-            if (pk) {
-                UpsertWriter writer = table.newUpsert().createWriter();
-                rows.forEach(writer::upsert);
-                writer.flush();
-            } else {
-                AppendWriter writer = table.newAppend().createWriter();
-                rows.forEach(writer::append);
-                writer.flush();
-            }
-        }
-        return newId;
-    }
-
-    private static Path localPath(String offsetsPath) {
-        return offsetsPath.startsWith("file:") ? Path.of(URI.create(offsetsPath)) : Path.of(offsetsPath);
-    }
-
-    private static void enableByAlter(TablePath path) throws Exception {
-        admin.alterTable(path, List.of(TableChange.set("table.datalake.enabled", "true")), false).get();
-    }
-
-    /** {@link #awaitTiered}, asking a fresh connection, as the shared one may still know the dropped table. */
-    private static void awaitTieredFresh(TablePath path) throws Exception {
-        eventually(SYNC_TIMEOUT, () -> {
-            try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
-                var freshAdmin = fresh.getAdmin();
-                long tableId = freshAdmin.getTableInfo(path).get().getTableId();
-                var ends = freshAdmin.listOffsets(path, List.of(0, 1, 2), new org.apache.fluss.client.admin.OffsetSpec.LatestSpec())
-                        .all().get();
-                var tiered = freshAdmin.getReadableLakeSnapshot(path).get().getTableBucketsOffset();
-                ends.forEach((bucket, end) -> {
-                    if (end > 0) {
-                        assertThat(tiered).containsEntry(new org.apache.fluss.metadata.TableBucket(tableId, bucket), end);
-                    }
-                });
-            }
-        });
-    }
-
     private Throwable awaitFailure(TablePath path, FailureKind kind, Class<? extends Throwable> type) throws Exception {
         Throwable[] found = new Throwable[1];
         eventually(SYNC_TIMEOUT, () -> {
@@ -249,27 +204,5 @@ class RecreateAndAdoptTest extends TieringTestBase {
             failures.stream().filter(f -> f[0].equals(path)).forEach(f -> seen.add(f[1] + ": " + f[2]));
         }
         return seen;
-    }
-
-    private static List<Long> lakeIds(TablePath path) throws Exception {
-        return readLake(path, "id").stream().map(row -> (Long) row.get(0)).toList();
-    }
-
-    private static TableDescriptor logTable(boolean lakeEnabled) {
-        return descriptor(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), lakeEnabled);
-    }
-
-    private static TableDescriptor pkTable(boolean lakeEnabled) {
-        return descriptor(
-                Schema.newBuilder().column("id", DataTypes.BIGINT().copy(false)).primaryKey("id").build(), lakeEnabled);
-    }
-
-    private static TableDescriptor descriptor(Schema schema, boolean lakeEnabled) {
-        return TableDescriptor.builder()
-                .schema(schema)
-                .distributedBy(3, "id")
-                .property("table.datalake.enabled", String.valueOf(lakeEnabled))
-                .property("table.datalake.freshness", "1s")
-                .build();
     }
 }
