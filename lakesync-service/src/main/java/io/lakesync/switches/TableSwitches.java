@@ -78,7 +78,8 @@ public final class TableSwitches {
                     + adopted.retainedRows() + " retained rows" + (keepOldKeys ? ", old keys kept" : ""));
             return null;
         });
-        LOG.info("{} adopted the retained lake table of {} (table id {})", actor, path, adopted.tableId());
+        LOG.info("{} adopted the retained lake table of {} ({} rows) for table id {}: checkpoint at lake snapshot {}",
+                actor, path, adopted.retainedRows(), adopted.tableId(), adopted.lakeSnapshotId());
         return adopted;
     }
 

@@ -1,8 +1,6 @@
 package io.lakesync.tiering;
 
 import static io.lakesync.local.Eventually.eventually;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static io.lakesync.tiering.RecreatedTables.awaitTieredFresh;
 import static io.lakesync.tiering.RecreatedTables.enableByAlter;
 import static io.lakesync.tiering.RecreatedTables.lakeIds;
@@ -10,6 +8,8 @@ import static io.lakesync.tiering.RecreatedTables.localPath;
 import static io.lakesync.tiering.RecreatedTables.logTable;
 import static io.lakesync.tiering.RecreatedTables.pkTable;
 import static io.lakesync.tiering.RecreatedTables.recreate;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
@@ -18,34 +18,23 @@ import io.lakesync.tiering.coordinator.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.tiering.retained.AdoptionRefusedException;
+import io.lakesync.tiering.retained.CheckpointRepair;
 import io.lakesync.tiering.retained.CheckpointRepairedException;
 import io.lakesync.tiering.retained.LakeTableAdoption;
 import io.lakesync.tiering.retained.RegisteredSnapshot;
 import io.lakesync.tiering.retained.RetainedLakeDataException;
 import io.lakesync.tiering.round.RoundHooks;
-import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
-import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableChange;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.InternalRow;
-import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,6 +51,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
     private static final TablePath LOG_TABLE = TablePath.of("recreate", "events");
     private static final TablePath PK_TABLE = TablePath.of("recreate", "accounts");
     private static final TablePath BROKEN = TablePath.of("recreate", "broken");
+    private static final TablePath CLICKS = TablePath.of("recreate", "clicks");
 
     private final List<Object[]> failures = Collections.synchronizedList(new ArrayList<>());
     private TieringService service;
@@ -70,17 +60,22 @@ class RecreateAndAdoptTest extends TieringTestBase {
     @BeforeEach
     void startEngine() throws Exception {
         admin.createDatabase("recreate", DatabaseDescriptor.EMPTY, true).get();
+        coordinator = new FlussTieringCoordinator(connection);
+        service = engine();
+    }
+
+    private TieringService engine() throws Exception {
         TieringListener listener = new TieringListener() {
             @Override
             public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
                 failures.add(new Object[] {assignment.tablePath(), kind, cause});
             }
         };
-        service = new TieringService(
+        TieringService engine = new TieringService(
                 serviceConfig("recreate-" + System.nanoTime(), Map.of("tiering.blocked-recheck-interval", "500ms")),
                 listener, RoundHooks.NONE, Clock.systemUTC());
-        service.start();
-        coordinator = new FlussTieringCoordinator(connection);
+        engine.start();
+        return engine;
     }
 
     @AfterEach
@@ -97,7 +92,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         long newId = recreate(LOG_TABLE, logTable(false), ids(10_000, 10_600), false);
         enableByAlter(LOG_TABLE);
 
-        Throwable blocked = awaitFailure(LOG_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class);
+        Throwable blocked = awaitFailure(LOG_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class, "");
         assertThat(blocked.getMessage())
                 .contains("Lake table recreate.events holds 3000 rows tiered from a dropped Fluss table")
                 .contains("id " + oldId)
@@ -142,7 +137,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
                 .contains("Failed to get lake table snapshot for table: recreate.accounts");
         enableByAlter(PK_TABLE);
 
-        Throwable blocked = awaitFailure(PK_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class);
+        Throwable blocked = awaitFailure(PK_TABLE, FailureKind.BLOCKED, RetainedLakeDataException.class, "");
         assertThat(blocked.getMessage())
                 .contains("could not be read")
                 .contains("lakesync tables adopt recreate.accounts --keep-old-keys");
@@ -155,7 +150,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         admin.alterTable(PK_TABLE, List.of(TableChange.set("table.datalake.enabled", "false")), false).get();
         lake.catalog().dropTable(Identifier.create("recreate", "accounts"), false);
         enableByAlter(PK_TABLE);
-        awaitFailure(PK_TABLE, FailureKind.TRANSIENT, CheckpointRepairedException.class);
+        awaitFailure(PK_TABLE, FailureKind.TRANSIENT, CheckpointRepairedException.class, "");
         awaitTieredFresh(PK_TABLE);
         List<Long> ids = lakeIds(PK_TABLE);
         assertThat(ids).hasSize(600).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isBetween(10_000L, 10_599L));
@@ -163,31 +158,79 @@ class RecreateAndAdoptTest extends TieringTestBase {
     }
 
     @Test
-    void checkpointWhoseOffsetsFileWasDeletedIsRebuiltFromTheLake() throws Exception {
-        createTable(BROKEN, logTable(true));
+    void checkpointWhoseOffsetsFileWasDeletedIsRepaired() throws Exception {
+        long tableId = createTable(BROKEN, logTable(true)).getTableId();
         append(BROKEN, ids(0, 1_000));
         awaitTiered(BROKEN);
         append(BROKEN, ids(1_000, 1_500));
         awaitTiered(BROKEN);
+
+        // An entry pointing to an older snapshot's offsets file, which the coordinator deleted when it moved on,
+        // while the lake's newest snapshot names a file that exists: that one is registered again. (Registering
+        // the old entry makes the coordinator discard the newest file, so it is put back, engine stopped.)
+        service.close();
+        TieringSnapshot first = CheckpointRepair.tieringSnapshot(lake.load(BROKEN), 1).orElseThrow();
+        TieringSnapshot newest = new LakeSnapshotCommitter(lake.load(BROKEN), false).latestTieringSnapshot().orElseThrow();
+        byte[] newestOffsets = Files.readAllBytes(localPath(newest.offsetsPath()));
+        assertThat(localPath(first.offsetsPath())).doesNotExist();
+        coordinator.commitLakeSnapshot(new LakeSnapshotCommit(tableId, 1, first.offsetsPath(), Map.of(), Map.of()));
+        eventually(SYNC_TIMEOUT, () -> assertThat(localPath(newest.offsetsPath())).doesNotExist());
+        Files.write(localPath(newest.offsetsPath()), newestOffsets);
+        assertThat(RegisteredSnapshot.read(admin, BROKEN).unreadable()).isTrue();
+        service = engine();
+        assertThat(awaitFailure(BROKEN, FailureKind.TRANSIENT, CheckpointRepairedException.class, "again").getMessage())
+                .contains("could not be read")
+                .contains("registered the lake's own checkpoint");
+        eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(admin, BROKEN).snapshot()).isNotNull());
+
+        // The offsets file of the newest snapshot itself deleted: the offsets are rebuilt from the lake's rows.
         TieringSnapshot registered =
                 new LakeSnapshotCommitter(lake.load(BROKEN), false).latestTieringSnapshot().orElseThrow();
         Files.delete(localPath(registered.offsetsPath()));
         append(BROKEN, ids(1_500, 2_000));
-
-        Throwable repaired = awaitFailure(BROKEN, FailureKind.TRANSIENT, CheckpointRepairedException.class);
-        assertThat(repaired.getMessage())
+        assertThat(awaitFailure(BROKEN, FailureKind.TRANSIENT, CheckpointRepairedException.class, "rebuilt").getMessage())
                 .contains("could not be read")
                 .contains("rebuilt it from the rows in the lake");
         awaitTieredFresh(BROKEN);
         assertThat(lakeIds(BROKEN)).hasSize(2_000).doesNotHaveDuplicates();
     }
 
-    private Throwable awaitFailure(TablePath path, FailureKind kind, Class<? extends Throwable> type) throws Exception {
+    @Test
+    void aDroppedTablesSnapshotRegisteredForTheNewTableIsRecognisedEvenWhenReadable() throws Exception {
+        createTable(CLICKS, logTable(true));
+        append(CLICKS, ids(0, 300));
+        awaitTiered(CLICKS);
+        TieringSnapshot dropped = new LakeSnapshotCommitter(lake.load(CLICKS), false).latestTieringSnapshot().orElseThrow();
+        byte[] droppedOffsets = Files.readAllBytes(localPath(dropped.offsetsPath()));
+
+        long newId = recreate(CLICKS, logTable(false), ids(10_000, 10_100), false);
+        // Had the dropped table's offsets file survived, registering its snapshot for the new id reads fine and
+        // the new table would start at the old table's offsets.
+        Files.createDirectories(localPath(dropped.offsetsPath()).getParent());
+        Files.write(localPath(dropped.offsetsPath()), droppedOffsets);
+        coordinator.commitLakeSnapshot(
+                new LakeSnapshotCommit(newId, dropped.snapshotId(), dropped.offsetsPath(), Map.of(), Map.of()));
+        assertThat(RegisteredSnapshot.read(admin, CLICKS).snapshot()).isNotNull();
+        enableByAlter(CLICKS);
+
+        assertThat(awaitFailure(CLICKS, FailureKind.BLOCKED, RetainedLakeDataException.class, "").getMessage())
+                .contains("The snapshot registered for it (" + dropped.snapshotId() + ") is the dropped table's")
+                .contains("lakesync tables adopt recreate.clicks");
+        new LakeTableAdoption(admin, coordinator, lake).adopt(CLICKS, false);
+        awaitTieredFresh(CLICKS);
+        List<Long> ids = lakeIds(CLICKS);
+        assertThat(ids).hasSize(400).doesNotHaveDuplicates();
+        assertThat(ids.stream().filter(id -> id >= 10_000)).hasSize(100);
+    }
+
+    private Throwable awaitFailure(TablePath path, FailureKind kind, Class<? extends Throwable> type, String containing)
+            throws Exception {
         Throwable[] found = new Throwable[1];
         eventually(SYNC_TIMEOUT, () -> {
             synchronized (failures) {
                 for (Object[] failure : failures) {
-                    if (failure[0].equals(path) && failure[1] == kind && type.isInstance(failure[2])) {
+                    if (failure[0].equals(path) && failure[1] == kind && type.isInstance(failure[2])
+                            && ((Throwable) failure[2]).getMessage().contains(containing)) {
                         found[0] = (Throwable) failure[2];
                         return;
                     }

@@ -68,7 +68,6 @@ public final class CheckpointRepair {
                         + bucketOffsets(offsets) + ".";
             }
         }
-        LOG.info("Table {}: checkpoint repaired: {}", path, done);
         return new CheckpointRepairedException(found + " lakesync " + done + " The next round continues from it.");
     }
 

@@ -54,7 +54,7 @@ public final class FreshCheckpoint {
                             + "another writer committed meanwhile. The next round settles it.");
         }
         coordinator.commitLakeSnapshot(new LakeSnapshotCommit(tableId, latest.id(), offsetsPath, offsets, Map.of()));
-        LOG.info("Table {} (id {}): new tiering checkpoint at Paimon snapshot {} with {} bucket offsets",
+        LOG.debug("Table {} (id {}): new tiering checkpoint at Paimon snapshot {} with {} bucket offsets",
                 tablePath, tableId, latest.id(), offsets.size());
         return latest.id();
     }

@@ -13,8 +13,6 @@ import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.table.FileStoreTable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Lets a re-created Fluss table continue syncing into the lake table its dropped namesake left behind: a fresh
@@ -24,8 +22,6 @@ import org.slf4j.LoggerFactory;
  * lake, so it is done only when asked for explicitly.
  */
 public final class LakeTableAdoption {
-
-    private static final Logger LOG = LoggerFactory.getLogger(LakeTableAdoption.class);
 
     /** What was adopted: the table, its id, the checkpoint's Paimon snapshot and the rows kept. */
     public record Adopted(String table, long tableId, long lakeSnapshotId, @Nullable Long retainedRows) {}
@@ -67,8 +63,6 @@ public final class LakeTableAdoption {
         Snapshot before = lakeTable.snapshotManager().latestSnapshot();
         Long retainedRows = before == null ? null : before.totalRecordCount();
         long snapshotId = new FreshCheckpoint(coordinator).commit(table.getTableId(), path, lakeTable, Map.of());
-        LOG.info("Adopted lake table {} ({} rows of dropped table {}) for table id {} at Paimon snapshot {}",
-                path, retainedRows, latest.get().tableId().orElse(-1), table.getTableId(), snapshotId);
         return new Adopted(path.toString(), table.getTableId(), snapshotId, retainedRows);
     }
 }
