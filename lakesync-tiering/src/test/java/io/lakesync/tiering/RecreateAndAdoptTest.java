@@ -16,6 +16,7 @@ import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
+import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.tiering.retained.AdoptionRefusedException;
 import io.lakesync.tiering.retained.CheckpointRepair;
@@ -33,8 +34,14 @@ import java.util.List;
 import java.util.Map;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.PartitionSpec;
+import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableChange;
+import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -193,6 +200,28 @@ class RecreateAndAdoptTest extends TieringTestBase {
                 .contains("rebuilt it from the rows in the lake");
         awaitTieredFresh(BROKEN);
         assertThat(lakeIds(BROKEN)).hasSize(2_000).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aPartitionedTableWhoseCheckpointCannotBeRebuiltIsBlockedWithTheWayOut() throws Exception {
+        TablePath path = TablePath.of("recreate", "partitioned");
+        createTable(path, TableDescriptor.builder()
+                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("dt", DataTypes.STRING()).build())
+                .partitionedBy("dt")
+                .distributedBy(1, "id")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s")
+                .build());
+        admin.createPartition(path, new PartitionSpec(Map.of("dt", "2026-11-30")), false).get();
+        append(path, List.of(GenericRow.of(1L, BinaryString.fromString("2026-11-30"))));
+        awaitTiered(path);
+        Files.delete(localPath(
+                new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath()));
+
+        assertThat(awaitFailure(path, FailureKind.BLOCKED, LakeTableIncompatibleException.class, "").getMessage())
+                .contains("The coordinator's checkpoint of recreate.partitioned cannot be read")
+                .contains("partitioned table is not supported")
+                .contains("delete-retained");
     }
 
     @Test
