@@ -6,6 +6,7 @@ import io.lakesync.tiering.lake.TieringSnapshot;
 import java.io.FileNotFoundException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
@@ -58,7 +59,8 @@ public final class CheckpointRepair {
                     + ") now starts the table from the beginning.";
         } else {
             TieringSnapshot own = lakeLatest.get();
-            coordinator.commitLakeSnapshot(new LakeSnapshotCommit(tableId, own.snapshotId(), own.offsetsPath(), Map.of(), Map.of()));
+            coordinator.commitLakeSnapshot(
+                    new LakeSnapshotCommit(tableId, own.snapshotId(), own.offsetsPath(), Map.of(), Map.of()));
             if (RegisteredSnapshot.read(admin, path).snapshot() != null) {
                 done = "registered the lake's own checkpoint (Paimon snapshot " + own.snapshotId() + ") again.";
             } else {
@@ -83,10 +85,8 @@ public final class CheckpointRepair {
     }
 
     private static String bucketOffsets(Map<TableBucket, Long> offsets) {
-        StringBuilder text = new StringBuilder("{");
-        offsets.entrySet().stream()
-                .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(TableBucket::getBucket)))
-                .forEach(e -> text.append(text.length() > 1 ? ", " : "").append(e.getKey().getBucket()).append('=').append(e.getValue()));
-        return text.append('}').toString();
+        Map<Integer, Long> byBucket = new TreeMap<>();
+        offsets.forEach((bucket, offset) -> byBucket.put(bucket.getBucket(), offset));
+        return byBucket.toString();
     }
 }

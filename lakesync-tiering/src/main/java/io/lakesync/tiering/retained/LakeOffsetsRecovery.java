@@ -49,7 +49,8 @@ final class LakeOffsetsRecovery {
             return Map.of();
         }
         List<String> names = lakeTable.rowType().getFieldNames();
-        FileStoreTable changes = lakeTable.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", String.valueOf(after + 1)));
+        FileStoreTable changes =
+                lakeTable.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", String.valueOf(after + 1)));
         ReadBuilder builder = changes.newReadBuilder()
                 .withProjection(new int[] {names.indexOf(BUCKET_COLUMN), names.indexOf(OFFSET_COLUMN)});
         StreamTableScan scan = builder.newStreamScan();
