@@ -6,6 +6,7 @@ import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import java.util.Map;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.table.FileStoreTable;
@@ -43,7 +44,9 @@ public final class FreshCheckpoint {
         String offsetsPath = coordinator.prepareFreshLakeSnapshot(tableId, tablePath, offsets);
         ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
         committable.addProperty(LakeSnapshotCommitter.OFFSETS_PROPERTY, offsetsPath);
-        try (TableCommitImpl commit = lakeTable.newCommit(LakeSnapshotCommitter.COMMIT_USER).ignoreEmptyCommit(false)) {
+        // Write-only: an empty checkpoint commit must not expire snapshots the table's own setting keeps.
+        FileStoreTable writeOnly = lakeTable.copy(Map.of(CoreOptions.WRITE_ONLY.key(), "true"));
+        try (TableCommitImpl commit = writeOnly.newCommit(LakeSnapshotCommitter.COMMIT_USER).ignoreEmptyCommit(false)) {
             commit.commit(committable);
         }
         Snapshot latest = lakeTable.snapshotManager().latestSnapshot();
