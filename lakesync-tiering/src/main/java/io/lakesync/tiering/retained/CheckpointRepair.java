@@ -51,7 +51,8 @@ public final class CheckpointRepair {
         if (lakeLatest.isPresent() && !lakeLatest.get().belongsTo(path, tableId)) {
             throw RetainedLakeDataException.of(table, lakeTable, lakeLatest.get(), " " + found);
         }
-        LOG.warn("{} Repairing it.", found);
+        // Debug only: the round's failure reports the outcome (repaired, or blocked when it cannot be), once.
+        LOG.debug("{} Repairing it.", found);
         String done;
         if (lakeLatest.isEmpty()) {
             long snapshotId = new FreshCheckpoint(coordinator).commit(tableId, path, lakeTable, Map.of());
