@@ -3,13 +3,14 @@ package io.lakesync.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code lakesync tables ...}: lake sync on and off per table, and lake tables left by dropped tables. */
 @Command(name = "tables", mixinStandardHelpOptions = true,
-        description = "Turns lake sync on or off per table; lists and deletes lake tables of dropped tables.",
+        description = "Turns lake sync on or off per table; lists, deletes or adopts lake tables of dropped tables.",
         subcommands = {TablesCommand.Enable.class, TablesCommand.Disable.class, TablesCommand.Retained.class,
-            TablesCommand.DeleteRetained.class})
+            TablesCommand.DeleteRetained.class, TablesCommand.Adopt.class})
 final class TablesCommand {
 
     @Command(name = "enable", mixinStandardHelpOptions = true,
@@ -58,6 +59,24 @@ final class TablesCommand {
         void run(PrintWriter out) throws Exception {
             api.delete("/api/v1/lake/retained/" + tablePath(table));
             out.println("Deleted lake table " + table);
+        }
+    }
+
+    @Command(name = "adopt", mixinStandardHelpOptions = true,
+            description = "Continues syncing a re-created table into the lake table its dropped namesake left: the "
+                    + "retained rows stay and the table's own rows are added, each once.")
+    static final class Adopt extends ClientCommand {
+        @Parameters(paramLabel = "DB.TABLE") String table;
+
+        @Option(names = "--keep-old-keys",
+                description = "Required for a primary-key table: rows of keys the new table never writes stay in the lake.")
+        boolean keepOldKeys;
+
+        @Override
+        void run(PrintWriter out) throws Exception {
+            JsonNode adopted = api.post("/api/v1/tables/" + tablePath(table) + "/adopt" + (keepOldKeys ? "?keepOldKeys=true" : ""));
+            out.println("Adopted lake table " + table + " (" + adopted.path("retainedRows").asText("?")
+                    + " retained rows); the table's own rows follow from its first offset");
         }
     }
 }

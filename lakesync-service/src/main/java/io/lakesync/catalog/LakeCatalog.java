@@ -1,9 +1,13 @@
 package io.lakesync.catalog;
 
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
+import io.lakesync.tiering.retained.AdoptionRefusedException;
+import io.lakesync.tiering.retained.LakeTableAdoption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
@@ -17,7 +21,7 @@ import org.apache.paimon.table.Table;
 /**
  * The lake side of table management: whether a same-name Paimon table would conflict with enabling a Fluss
  * table, and the lake tables that outlived their Fluss table (dropping a Fluss table keeps its lake table;
- * lakesync lists those and deletes one only when asked to).
+ * lakesync lists those, and deletes one, or lets a re-created table of the same name adopt it, only when asked to).
  */
 public final class LakeCatalog {
 
@@ -25,10 +29,12 @@ public final class LakeCatalog {
 
     private final Admin admin;
     private final LakeTables lakeTables;
+    private final LakeTableAdoption adoption;
 
-    public LakeCatalog(Admin admin, LakeTables lakeTables) {
-        this.admin = admin;
+    public LakeCatalog(Connection connection, LakeTables lakeTables) {
+        this.admin = connection.getAdmin();
         this.lakeTables = lakeTables;
+        this.adoption = new LakeTableAdoption(admin, FlussTieringCoordinator.of(connection), lakeTables);
     }
 
     /**
@@ -46,8 +52,10 @@ public final class LakeCatalog {
         }
         throw new LakeTableConflictException(
                 "The lake catalog already has a table " + path + " with data (snapshot " + latest.id()
-                        + ") that was not synced from this Fluss table. Rename or drop that Paimon table, "
-                        + "or the Fluss table, before enabling lake sync.");
+                        + ") that was not synced from this Fluss table. If a dropped table of that name left it, "
+                        + "'lakesync tables adopt " + path + "' continues syncing into it, or 'lakesync tables "
+                        + "delete-retained " + path + "' deletes it; otherwise rename or drop that Paimon table, or "
+                        + "the Fluss table, before enabling lake sync.");
     }
 
     /** Lake tables written by Fluss tiering whose Fluss table no longer exists. */
@@ -67,17 +75,33 @@ public final class LakeCatalog {
         return retained;
     }
 
-    /** Deletes a retained lake table; refuses while a Fluss table of that name exists. */
+    /**
+     * Deletes a retained lake table; refuses while a Fluss table of that name syncs into it. A re-created Fluss
+     * table with lake sync off is fine: enabling it afterwards starts a fresh lake table.
+     */
     public void deleteRetained(TablePath path) throws Exception {
-        if (admin.tableExists(path).get()) {
+        if (admin.tableExists(path).get() && admin.getTableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
             throw new LakeTableConflictException(
-                    "Fluss table " + path + " still exists; its lake table is deleted only after the Fluss table is dropped.");
+                    "Fluss table " + path + " has lake sync enabled; its lake table is deleted only after the Fluss "
+                            + "table is dropped or its lake sync disabled ('lakesync tables disable " + path + "').");
         }
         Optional<FileStoreTable> table = lakeTable(path);
         if (table.isEmpty() || !isTieredLayout(table.get())) {
             throw new LakeTableConflictException("There is no retained lake table " + path + ".");
         }
         lakeTables.catalog().dropTable(Identifier.create(path.getDatabaseName(), path.getTableName()), false);
+    }
+
+    /**
+     * Lets the re-created Fluss table {@code path} continue syncing into the lake table a dropped table of that
+     * name left; a primary-key table only with {@code keepOldKeys} (rows of the old keys stay).
+     */
+    public LakeTableAdoption.Adopted adopt(TablePath path, boolean keepOldKeys) throws Exception {
+        try {
+            return adoption.adopt(path, keepOldKeys);
+        } catch (AdoptionRefusedException e) {
+            throw new LakeTableConflictException(e.getMessage());
+        }
     }
 
     private Optional<FileStoreTable> lakeTable(TablePath path) throws Exception {

@@ -94,7 +94,7 @@ public final class LakeSyncServer implements AutoCloseable {
             ReconnectingConnection connection = push(started, ReconnectingConnection.open(
                     config.flussClientConfiguration(), ReconnectingConnection.DEFAULT_CHECK_INTERVAL, callTimeout));
             LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
-            LakeCatalog lakeCatalog = new LakeCatalog(connection.getAdmin(), lakeTables);
+            LakeCatalog lakeCatalog = new LakeCatalog(connection, lakeTables);
 
             ServiceSwitchControl[] switchHolder = new ServiceSwitchControl[1];
             TableStatusTracker tracker =

@@ -13,8 +13,9 @@ import org.apache.fluss.metadata.TablePath;
 
 /**
  * The switches over HTTP: {@code GET /api/v1/service}, {@code POST /api/v1/service/enable|disable} (owner),
- * and {@code POST /api/v1/tables/{db}/{table}/enable|disable} (operator). A refused switch answers 409 with
- * the reason and, for the service, the checks that ran.
+ * {@code POST /api/v1/tables/{db}/{table}/enable|disable} and {@code POST /api/v1/tables/{db}/{table}/adopt
+ * [?keepOldKeys=true]} (operator). A refused switch answers 409 with the reason and, for the service, the checks
+ * that ran.
  */
 public final class SwitchRoutes implements HttpRoutes {
 
@@ -51,6 +52,8 @@ public final class SwitchRoutes implements HttpRoutes {
                 tables.disable(path(ctx), actor(ctx));
                 ctx.json(Map.of("table", path(ctx).toString(), "enabled", false));
             }, Role.OPERATOR);
+            router.post("/api/v1/tables/{db}/{table}/adopt", ctx -> ctx.json(tables.adopt(
+                    path(ctx), Boolean.parseBoolean(ctx.queryParam("keepOldKeys")), actor(ctx))), Role.OPERATOR);
             router.exception(SwitchRefusedException.class,
                     (e, ctx) -> ctx.status(409).json(new Refusal(e.getMessage(), e.checks())));
         });

@@ -2,6 +2,7 @@ package io.lakesync.switches;
 
 import io.lakesync.catalog.LakeCatalog;
 import io.lakesync.state.StateStore;
+import io.lakesync.tiering.retained.LakeTableAdoption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -56,6 +57,30 @@ public final class TableSwitches {
             throw new SwitchRefusedException(e.getMessage());
         }
         set(path, true, actor);
+    }
+
+    /**
+     * Lets a re-created table continue syncing into the lake table its dropped namesake left (the table is
+     * blocked until then); see {@link LakeCatalog#adopt}.
+     */
+    public LakeTableAdoption.Adopted adopt(TablePath path, boolean keepOldKeys, String actor) throws Exception {
+        if (!path.isValid()) {
+            throw new SwitchRefusedException("'" + path + "' is not a valid Fluss table name.");
+        }
+        LakeTableAdoption.Adopted adopted;
+        try {
+            adopted = lake.adopt(path, keepOldKeys);
+        } catch (io.lakesync.catalog.LakeTableConflictException e) {
+            throw new SwitchRefusedException(e.getMessage());
+        }
+        state.write(sql -> {
+            sql.audit(actor, "table.adopt", path.toString(), "lake snapshot " + adopted.lakeSnapshotId() + ", "
+                    + adopted.retainedRows() + " retained rows" + (keepOldKeys ? ", old keys kept" : ""));
+            return null;
+        });
+        LOG.info("{} adopted the retained lake table of {} ({} rows) for table id {}: checkpoint at lake snapshot {}",
+                actor, path, adopted.retainedRows(), adopted.tableId(), adopted.lakeSnapshotId());
+        return adopted;
     }
 
     public void disable(TablePath path, String actor) throws Exception {

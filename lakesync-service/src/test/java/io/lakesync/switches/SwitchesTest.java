@@ -9,6 +9,8 @@ import io.lakesync.catalog.LakeTableConflictException;
 import io.lakesync.catalog.Prerequisites;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.state.StateStore;
+import io.lakesync.tiering.retained.LakeTableAdoption;
+import io.lakesync.tiering.RecreatedTables;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
 import java.time.Clock;
@@ -41,7 +43,7 @@ class SwitchesTest extends TieringTestBase {
     @BeforeEach
     void setUp() throws Exception {
         state = StateStore.open(LakeSyncConfig.fromMap(Map.of("data.dir", root.resolve("state-" + System.nanoTime()).toString()), "test"), Clock.systemUTC());
-        LakeCatalog lakeCatalog = new LakeCatalog(admin, lake);
+        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
         tables = new TableSwitches(admin, lakeCatalog, () -> service.isEnabled(), state);
         service = new ServiceSwitchControl(
                 state.serviceSwitch(),
@@ -163,10 +165,10 @@ class SwitchesTest extends TieringTestBase {
         try (TieringService engine = startService("retained-instance")) {
             awaitTiered(path);
         }
-        LakeCatalog lakeCatalog = new LakeCatalog(admin, lake);
+        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
         assertThatThrownBy(() -> lakeCatalog.deleteRetained(path))
                 .isInstanceOf(LakeTableConflictException.class)
-                .hasMessageContaining("still exists");
+                .hasMessageContaining("has lake sync enabled");
         admin.dropTable(path, false).get();
         assertThat(lakeCatalog.retainedTables()).anySatisfy(t -> {
             assertThat(t.name()).isEqualTo("fluss.dropped_but_kept");
@@ -175,6 +177,40 @@ class SwitchesTest extends TieringTestBase {
         assertThat(readLake(path, "id")).hasSize(2);
         lakeCatalog.deleteRetained(path);
         assertThat(lakeCatalog.retainedTables()).noneMatch(t -> t.name().equals("fluss.dropped_but_kept"));
+    }
+
+    @Test
+    void aRecreatedTableAdoptsTheRetainedLakeTableOrDeletesIt() throws Exception {
+        TablePath path = TablePath.of("fluss", "recreated_switch");
+        createTable(path, RecreatedTables.logTable(true));
+        append(path, List.of(GenericRow.of(1L), GenericRow.of(2L)));
+        try (TieringService engine = startService("adopt-switch-instance")) {
+            awaitTiered(path);
+        }
+        RecreatedTables.recreate(path, RecreatedTables.logTable(false), List.of(GenericRow.of(3L)), false);
+        assertThatThrownBy(() -> tables.enable(path, "operator-bob"))
+                .isInstanceOf(SwitchRefusedException.class)
+                .hasMessageContaining("'lakesync tables adopt fluss.recreated_switch'");
+
+        LakeTableAdoption.Adopted adopted = tables.adopt(path, false, "operator-bob");
+        assertThat(adopted.retainedRows()).isEqualTo(2L);
+        assertThat(state.auditLog().recent(1).get(0)).satisfies(e -> {
+            assertThat(e.actor()).isEqualTo("operator-bob");
+            assertThat(e.action()).isEqualTo("table.adopt");
+            assertThat(e.target()).isEqualTo("fluss.recreated_switch");
+        });
+        // Adopted, the table has a checkpoint of its own, so lakesync's enable lets it through.
+        tables.enable(path, "operator-bob");
+        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
+        assertThatThrownBy(() -> lakeCatalog.deleteRetained(path))
+                .isInstanceOf(LakeTableConflictException.class)
+                .hasMessageContaining("has lake sync enabled");
+        tables.disable(path, "operator-bob");
+        lakeCatalog.deleteRetained(path);
+        assertThat(lake.catalog().listTables("fluss")).doesNotContain("recreated_switch");
+        assertThatThrownBy(() -> tables.adopt(path, false, "operator-bob"))
+                .isInstanceOf(SwitchRefusedException.class)
+                .hasMessageContaining("There is no lake table fluss.recreated_switch");
     }
 
     private static TableDescriptor descriptor(boolean enabled, Map<String, String> custom) {

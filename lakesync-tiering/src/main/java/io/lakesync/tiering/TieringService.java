@@ -105,7 +105,7 @@ public final class TieringService implements AutoCloseable {
             deleteLeftOverSpills(ioTmpDir);
             Files.createDirectories(ioTmpDir);
             connection = ReconnectingConnection.open(flussConf);
-            coordinator = new FlussTieringCoordinator(connection.coordinatorGateway());
+            coordinator = FlussTieringCoordinator.of(connection);
             lakeTables = new LakeTables(config.lakeCatalogOptions());
             readerThreads = Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader"));
             RoundRunner rounds =

@@ -69,6 +69,11 @@ final class FakeCoordinator implements TieringCoordinator {
     }
 
     @Override
+    public String prepareFreshLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets) {
+        throw new UnsupportedOperationException("rounds are scripted in the engine's unit tests");
+    }
+
+    @Override
     public void commitLakeSnapshot(LakeSnapshotCommit commit) {
         throw new UnsupportedOperationException("rounds are scripted in the engine's unit tests");
     }

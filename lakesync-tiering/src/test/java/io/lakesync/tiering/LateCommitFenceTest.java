@@ -23,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
@@ -63,8 +62,7 @@ class LateCommitFenceTest extends TieringTestBase {
             TableAssignment heldByA = fenced.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 
             // What the coordinator does when A's heartbeats stop for 2 minutes, without the wait.
-            FlussTieringCoordinator coordinator = new FlussTieringCoordinator(
-                    ((FlussConnection) connection).getMetadataUpdater().newCoordinatorServerClient());
+            FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
             int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
             coordinator.heartbeat(
                     new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(heldByA.epoch()), false), coordinatorEpoch);

@@ -1,10 +1,13 @@
 package io.lakesync.tiering.coordinator;
 
+import io.lakesync.tiering.connection.ReconnectingConnection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
@@ -34,6 +37,17 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
 
     public FlussTieringCoordinator(CoordinatorGateway gateway) {
         this.gateway = gateway;
+    }
+
+    /**
+     * The coordinator of {@code connection}'s cluster; over a {@link ReconnectingConnection} it follows the
+     * coordinator when the cluster's servers move.
+     */
+    public static FlussTieringCoordinator of(Connection connection) {
+        return new FlussTieringCoordinator(
+                connection instanceof ReconnectingConnection reconnecting
+                        ? reconnecting.coordinatorGateway()
+                        : ((FlussConnection) connection).getMetadataUpdater().newCoordinatorServerClient());
     }
 
     @Override
@@ -70,7 +84,22 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
     @Override
     public String prepareLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets)
             throws Exception {
+        return prepare(tableId, tablePath, logEndOffsets, false);
+    }
+
+    @Override
+    public String prepareFreshLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets)
+            throws Exception {
+        return prepare(tableId, tablePath, logEndOffsets, true);
+    }
+
+    private String prepare(
+            long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets, boolean ignorePrevious)
+            throws Exception {
         PrepareLakeTableSnapshotRequest request = new PrepareLakeTableSnapshotRequest();
+        if (ignorePrevious) {
+            request.setIgnorePreviousTableOffsets(true);
+        }
         PbTableOffsets table = request.addBucketOffset();
         table.setTableId(tableId);
         table.setTablePath().setDatabaseName(tablePath.getDatabaseName()).setTableName(tablePath.getTableName());
@@ -86,14 +115,15 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
                 gateway.prepareLakeTableSnapshot(request)
                         .get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
                         .getPrepareLakeTableRespsList();
+        // An error answer carries no table id, so it is looked at first.
+        if (responses.size() == 1 && responses.get(0).hasErrorCode()) {
+            throw ApiError.fromErrorMessage(responses.get(0)).exception();
+        }
         if (responses.size() != 1 || responses.get(0).getTableId() != tableId) {
             throw new IllegalStateException(
                     "Coordinator answered the offsets preparation of " + tablePath + " for other tables.");
         }
         PbPrepareLakeTableRespForTable response = responses.get(0);
-        if (response.hasErrorCode()) {
-            throw ApiError.fromErrorMessage(response).exception();
-        }
         return response.getLakeTableOffsetsPath();
     }
 

@@ -19,6 +19,14 @@ public interface TieringCoordinator extends AutoCloseable {
     String prepareLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets)
             throws Exception;
 
+    /**
+     * Writes an offsets file holding exactly {@code logEndOffsets}, without reading the coordinator's previous
+     * offsets (they may belong to a dropped table or point to a deleted file), and returns its path. Buckets
+     * left out count as never tiered.
+     */
+    String prepareFreshLakeSnapshot(long tableId, TablePath tablePath, Map<TableBucket, Long> logEndOffsets)
+            throws Exception;
+
     /** Registers a committed lake snapshot, making it readable and telling tablet servers the new offsets. */
     void commitLakeSnapshot(LakeSnapshotCommit commit) throws Exception;
 }

@@ -15,9 +15,10 @@ import org.apache.paimon.table.Table;
 /**
  * The Paimon catalog that holds the lake tables, opened once per service from the lake catalog options.
  *
- * <p>Paimon's table cache is turned off: a cached table keeps the schema it was loaded with, so a column
+ * <p>Paimon's catalog cache is turned off: a cached table keeps the schema it was loaded with, so a column
  * Fluss added since would look like a lake table changed behind Fluss's back, and rows would be written in
- * the old layout. Every load reads the schema as it is now.
+ * the old layout; and its snapshot cache, keyed by file path, would show a deleted and re-created lake table
+ * the snapshots of the deleted one. Every load reads schema and snapshots as they are now.
  */
 public final class LakeTables implements AutoCloseable {
 

@@ -24,7 +24,6 @@ import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.exception.ApiException;
-import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.fs.FsPath;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
@@ -98,10 +97,7 @@ public final class TableRound {
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
 
         Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
-        LakeSnapshot known = latestLakeSnapshot();
-        if (registerMissing(lakeBase, known)) {
-            known = latestLakeSnapshot();
-        }
+        LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator()).reconcile(tableInfo, lakeTable, lakeBase);
         Map<TableBucket, Long> tieredOffsets = known == null ? Map.of() : known.getTableBucketsOffset();
         List<BucketRange> ranges = new RoundPlanner(admin).plan(tableInfo, tieredOffsets);
         env.hooks().reached(RoundStage.PLANNED, assignment);
@@ -221,42 +217,6 @@ public final class TableRound {
                             + " is now " + info.getTableId() + "); the round for the old table is abandoned.");
         }
         return info;
-    }
-
-    /**
-     * Registers a Paimon tiering snapshot the coordinator has not heard of (the previous round crashed between
-     * the two commits), so this round starts after it instead of tiering its range a second time. Returns
-     * whether it registered one (the coordinator's offsets then changed).
-     */
-    private boolean registerMissing(Optional<TieringSnapshot> lakeLatest, LakeSnapshot known) throws Exception {
-        if (lakeLatest.isEmpty()) {
-            return false;
-        }
-        if (known == null || lakeLatest.get().snapshotId() > known.getSnapshotId()) {
-            LOG.info(
-                    "Table {}: Paimon snapshot {} is not registered with the coordinator (known: {}); registering it",
-                    assignment.tablePath(),
-                    lakeLatest.get().snapshotId(),
-                    known == null ? "none" : known.getSnapshotId());
-            env.coordinator()
-                    .commitLakeSnapshot(
-                            new LakeSnapshotCommit(
-                                    assignment.tableId(),
-                                    lakeLatest.get().snapshotId(),
-                                    lakeLatest.get().offsetsPath(),
-                                    Map.of(),
-                                    Map.of()));
-            return true;
-        }
-        return false;
-    }
-
-    private LakeSnapshot latestLakeSnapshot() throws Exception {
-        try {
-            return unwrap(() -> admin.getLatestLakeSnapshot(assignment.tablePath()).get());
-        } catch (LakeTableSnapshotNotExistException e) {
-            return null;
-        }
     }
 
     private WriteOutcome readAndWrite(
