@@ -1,6 +1,5 @@
 package io.lakesync.bench;
 
-import io.lakesync.bench.contender.ChildJvm;
 import io.lakesync.bench.contender.Contender;
 import io.lakesync.bench.report.BenchReport;
 import io.lakesync.bench.report.JsonReport;
@@ -8,12 +7,9 @@ import io.lakesync.bench.report.MarkdownReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import org.apache.fluss.utils.TimeUtils;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,13 +90,7 @@ public final class BenchMain implements Callable<Integer> {
     Path out;
 
     public static void main(String[] args) {
-        if (System.getProperty("log4j2.configurationFile") == null) {
-            System.setProperty("log4j2.configurationFile", ChildJvm.LOG_CONFIG);
-        }
-        int code = new CommandLine(new BenchMain()).execute(args);
-        System.out.flush();
-        // Fluss and ZooKeeper leave non-daemon threads behind.
-        Runtime.getRuntime().halt(code);
+        Cli.execute(new BenchMain(), args);
     }
 
     @Override
@@ -111,7 +101,7 @@ public final class BenchMain implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        run(settings, BenchMain::progress, System.out);
+        run(settings, Cli.progress("bench"), System.out);
         return 0;
     }
 
@@ -132,30 +122,17 @@ public final class BenchMain implements Callable<Integer> {
                 runs,
                 contenders.stream().map(Contender::fromLabel).toList(),
                 buckets != null ? buckets : kind.defaultBuckets(),
-                freshness != null ? duration(freshness, "--freshness") : kind.defaultFreshness(),
+                freshness != null ? Cli.duration(freshness, "--freshness") : kind.defaultFreshness(),
                 tables != null ? tables : kind.defaultTables(),
                 rate,
-                duration(duration, "--duration"),
-                duration(timeout, "--timeout"),
+                Cli.duration(duration, "--duration"),
+                Cli.duration(timeout, "--timeout"),
                 heap,
                 seed,
-                duration(kvSnapshotInterval, "--kv-snapshot-interval"),
+                Cli.duration(kvSnapshotInterval, "--kv-snapshot-interval"),
                 pkBaseFraction,
                 dataDir,
                 keepData,
                 out != null ? out : Path.of("bench-" + kind.label() + ".json"));
-    }
-
-    private static Duration duration(String text, String option) {
-        try {
-            return TimeUtils.parseDuration(text);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    option + " must be a duration such as 500ms, 30s or 10min, got '" + text + "'.");
-        }
-    }
-
-    private static void progress(String line) {
-        System.err.println("[bench " + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] " + line);
     }
 }
