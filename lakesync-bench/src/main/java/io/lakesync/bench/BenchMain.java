@@ -6,13 +6,12 @@ import io.lakesync.bench.report.JsonReport;
 import io.lakesync.bench.report.MarkdownReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -79,12 +78,7 @@ public final class BenchMain implements Callable<Integer> {
             + "operations written before the KV snapshot; the rest is the changelog after it (default 0.8).")
     double pkBaseFraction;
 
-    @Option(names = "--data-dir", description = "New or empty folder for the cluster, the contenders and their "
-            + "logs, kept afterwards (default: a temporary folder, removed afterwards).")
-    Path dataDir;
-
-    @Option(names = "--keep-data", description = "Keep the temporary data folder (and the contenders' logs).")
-    boolean keepData;
+    @Mixin DataFolderOptions folder = new DataFolderOptions();
 
     @Option(names = "--out", description = "JSON file to write (default: bench-<scenario>.json).")
     Path out;
@@ -95,12 +89,7 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        BenchSettings settings;
-        try {
-            settings = settings();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        BenchSettings settings = Cli.checked(spec, this::settings);
         run(settings, Cli.progress("bench"), System.out);
         return 0;
     }
@@ -131,8 +120,8 @@ public final class BenchMain implements Callable<Integer> {
                 seed,
                 Cli.duration(kvSnapshotInterval, "--kv-snapshot-interval"),
                 pkBaseFraction,
-                dataDir,
-                keepData,
+                folder.dataDir,
+                folder.keepData,
                 out != null ? out : Path.of("bench-" + kind.label() + ".json"));
     }
 }

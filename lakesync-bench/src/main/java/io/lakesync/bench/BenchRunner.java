@@ -16,20 +16,16 @@ import io.lakesync.bench.scenario.Outcome;
 import io.lakesync.bench.scenario.Scenario;
 import io.lakesync.bench.scenario.SteadyScenario;
 import io.lakesync.bench.scenario.Workload;
-import io.lakesync.config.LakeSyncOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.fluss.metadata.TablePath;
 
 /**

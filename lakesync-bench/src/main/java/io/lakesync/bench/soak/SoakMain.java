@@ -1,14 +1,13 @@
 package io.lakesync.bench.soak;
 
 import io.lakesync.bench.Cli;
+import io.lakesync.bench.DataFolderOptions;
 import java.io.PrintStream;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -63,12 +62,7 @@ public final class SoakMain implements Callable<Integer> {
     @Option(names = "--heap", defaultValue = "1g", description = "Max heap of the service JVM (default 1g).")
     String heap;
 
-    @Option(names = "--data-dir", description = "New or empty folder for the cluster, the service's data folder and "
-            + "its log, kept afterwards (default: a temporary folder, removed afterwards).")
-    Path dataDir;
-
-    @Option(names = "--keep-data", description = "Keep the temporary data folder (and the service log).")
-    boolean keepData;
+    @Mixin DataFolderOptions folder = new DataFolderOptions();
 
     public static void main(String[] args) {
         Cli.execute(new SoakMain(), args);
@@ -76,12 +70,7 @@ public final class SoakMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SoakSettings settings;
-        try {
-            settings = settings();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        SoakSettings settings = Cli.checked(spec, this::settings);
         return run(settings, Cli.progress("soak"), System.out).passed() ? 0 : EXIT_FAILED;
     }
 
@@ -95,7 +84,7 @@ public final class SoakMain implements Callable<Integer> {
     SoakSettings settings() {
         return new SoakSettings(kills, seed, Cli.duration(freshness, "--freshness"), rate, buckets,
                 Cli.duration(partitionEvery, "--partition-every"), Cli.duration(maxGap, "--max-gap"),
-                Cli.duration(catchUpTimeout, "--catch-up-timeout"), Cli.duration(finalTimeout, "--final-timeout"), heap, dataDir,
-                keepData);
+                Cli.duration(catchUpTimeout, "--catch-up-timeout"), Cli.duration(finalTimeout, "--final-timeout"), heap,
+                folder.dataDir, folder.keepData);
     }
 }

@@ -1,5 +1,9 @@
 package io.lakesync.bench.soak;
 
+import static io.lakesync.bench.Cli.atLeast;
+import static io.lakesync.bench.Cli.heapSize;
+import static io.lakesync.bench.Cli.positive;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import javax.annotation.Nullable;
@@ -25,19 +29,14 @@ record SoakSettings(
         boolean keepData) {
 
     SoakSettings {
-        positive(kills, "--kills");
-        positive(rowsPerSecond, "--rate");
-        positive(buckets, "--buckets");
-        for (Duration d : new Duration[] {freshness, partitionEvery, catchUpTimeout, finalTimeout}) {
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("Durations must be positive: " + d);
-            }
-        }
-    }
-
-    private static void positive(int value, String option) {
-        if (value < 1) {
-            throw new IllegalArgumentException(option + " must be at least 1, got " + value + ".");
-        }
+        atLeast(kills, 1, "--kills");
+        atLeast(rowsPerSecond, 1, "--rate");
+        atLeast(buckets, 1, "--buckets");
+        positive(freshness, "--freshness");
+        positive(partitionEvery, "--partition-every");
+        positive(maxGap, "--max-gap");
+        positive(catchUpTimeout, "--catch-up-timeout");
+        positive(finalTimeout, "--final-timeout");
+        heapSize(heap, "--heap");
     }
 }
