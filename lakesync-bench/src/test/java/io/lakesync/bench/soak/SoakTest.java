@@ -24,9 +24,10 @@ class SoakTest {
 
     @Test
     void threeKillsLoseDuplicateAndMismatchNothing() throws Exception {
+        // Seed 24 aims the kills while reading, around the Paimon commit, and during recovery.
         SoakSettings settings = new SoakSettings(
                 3,
-                5,
+                24,
                 Duration.ofSeconds(2),
                 200,
                 2,
@@ -48,6 +49,8 @@ class SoakTest {
         String report = stdout.toString(StandardCharsets.UTF_8);
         System.out.println(report);
         assertThat(result.kills()).isEqualTo(3);
+        assertThat(result.aims()).containsOnlyKeys(
+                KillPlan.Aim.READING, KillPlan.Aim.PAIMON_COMMIT, KillPlan.Aim.RECOVERING);
         assertThat(progress).filteredOn(line -> line.startsWith("kill ")).hasSize(3);
         assertThat(result.checks()).hasSize(3).allSatisfy(check -> {
             assertThat(check.exact()).as(check.toString()).isTrue();
