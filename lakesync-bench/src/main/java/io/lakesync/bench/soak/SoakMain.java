@@ -37,18 +37,18 @@ public final class SoakMain implements Callable<Integer> {
     @Option(names = "--freshness", defaultValue = "3s", description = "'table.datalake.freshness' of the tables (default 3s).")
     String freshness;
 
-    @Option(names = "--rate", defaultValue = "500", description = "Rows (operations) per second into each table (default 500).")
+    @Option(names = "--rate", defaultValue = "200", description = "Rows (operations) per second into each table (default 200).")
     int rate;
 
     @Option(names = "--buckets", defaultValue = "2", description = "Buckets per table (per partition) (default 2).")
     int buckets;
 
-    @Option(names = "--partition-every", defaultValue = "30s",
-            description = "The partitioned table gets a new partition this often (default 30s).")
+    @Option(names = "--partition-every", defaultValue = "90s",
+            description = "The partitioned table gets a new partition this often (default 90s).")
     String partitionEvery;
 
-    @Option(names = "--max-gap", defaultValue = "8s",
-            description = "A random kill strikes at most this long after the service caught up (default 8s).")
+    @Option(names = "--max-gap", defaultValue = "5s",
+            description = "A random kill strikes at most this long after the service caught up (default 5s).")
     String maxGap;
 
     @Option(names = "--catch-up-timeout", defaultValue = "3min",

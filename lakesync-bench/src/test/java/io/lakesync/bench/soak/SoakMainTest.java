@@ -20,8 +20,9 @@ class SoakMainTest {
         SoakSettings settings = parse();
         assertThat(settings.kills()).isEqualTo(100);
         assertThat(settings.freshness()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(settings.rowsPerSecond()).isEqualTo(500);
-        assertThat(settings.partitionEvery()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.rowsPerSecond()).isEqualTo(200);
+        assertThat(settings.partitionEvery()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(settings.maxGap()).isEqualTo(Duration.ofSeconds(5));
         assertThat(settings.dataDir()).isNull();
 
         SoakSettings small = parse("--kills", "3", "--freshness", "1s", "--max-gap", "500ms");
