@@ -56,7 +56,7 @@ public final class SoakMain implements Callable<Integer> {
     String catchUpTimeout;
 
     @Option(names = "--final-timeout", defaultValue = "5min",
-            description = "Time to get everything into the lake after the writers stop (default 5min).")
+            description = "Time to get everything into the lake after the writer stops (default 5min).")
     String finalTimeout;
 
     @Option(names = "--heap", defaultValue = "1g", description = "Max heap of the service JVM (default 1g).")
