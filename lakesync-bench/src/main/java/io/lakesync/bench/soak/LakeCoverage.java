@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
@@ -13,6 +14,8 @@ import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where Fluss ends and how far the lake reaches, bucket by bucket (partitions included): what "the lake covers
@@ -20,9 +23,12 @@ import org.apache.fluss.metadata.TablePath;
  */
 final class LakeCoverage {
 
+    private static final Logger LOG = LoggerFactory.getLogger(LakeCoverage.class);
+
     private final BenchCluster cluster;
     private final Admin admin;
     private final List<TablePath> tables;
+    private int failedReads;
 
     LakeCoverage(BenchCluster cluster, List<TablePath> tables) {
         this.cluster = cluster;
@@ -56,10 +62,29 @@ final class LakeCoverage {
         return ends;
     }
 
-    /** Whether the coordinator's latest lake snapshots reach {@code ends} in every bucket. */
+    /**
+     * Whether the coordinator's latest lake snapshots reach {@code ends} in every bucket; false when the
+     * coordinator could not read its latest snapshot this time.
+     *
+     * <p>Fluss 0.9.1 reads a lake snapshot as "path from ZooKeeper, then the offsets file", and deletes the
+     * previous offsets file when a new snapshot is committed; a read that falls between the two fails with
+     * {@code FileNotFoundException} for the file just replaced. The next poll reads the new one.
+     */
     boolean covers(Map<TableBucket, Long> ends) throws Exception {
-        Map<TableBucket, Long> lake = lakeOffsets();
+        Map<TableBucket, Long> lake;
+        try {
+            lake = lakeOffsets();
+        } catch (ExecutionException e) {
+            failedReads++;
+            LOG.info("The coordinator could not read a lake snapshot (read again at the next poll): {}", e.getMessage());
+            return false;
+        }
         return ends.entrySet().stream().allMatch(e -> lake.getOrDefault(e.getKey(), -1L) >= e.getValue());
+    }
+
+    /** Lake snapshot reads the coordinator failed so far (see {@link #covers}). */
+    int failedReads() {
+        return failedReads;
     }
 
     private Map<TableBucket, Long> lakeOffsets() throws Exception {

@@ -43,6 +43,10 @@ final class SoakReport {
             out.append("Aimed kills whose stage did not come within a minute (struck anyway): ")
                     .append(r.aimsMissed()).append('\n');
         }
+        if (r.failedLakeSnapshotReads() > 0) {
+            out.append("Coordinator lake-snapshot reads that failed and were read again (Fluss 0.9.1 deletes the previous "
+                    + "offsets file while it may still be read): ").append(r.failedLakeSnapshotReads()).append('\n');
+        }
         out.append("Where each table's round was at the kills (")
                 .append(r.kills()).append(" kills × ").append(r.checks().size()).append(" tables): ")
                 .append(counts(r.positions(), p -> p.description)).append('\n');

@@ -16,6 +16,7 @@ import javax.annotation.Nullable;
  * @param catchUpMillis per restart that was not killed first: restart until the lake covered everything
  *     written before the kill
  * @param stalls restarts that did not catch up within the catch-up timeout
+ * @param failedLakeSnapshotReads coordinator lake-snapshot reads that failed (Fluss 0.9.1 race, read again)
  * @param finalCatchUp writers stopped until everything was in the lake; null when it did not get there in time
  */
 record SoakResult(
@@ -28,6 +29,7 @@ record SoakResult(
         int aimsMissed,
         List<Long> catchUpMillis,
         int stalls,
+        int failedLakeSnapshotReads,
         @Nullable Duration finalCatchUp,
         List<TableCheck> checks) {
 

@@ -133,7 +133,7 @@ final class SoakRunner {
             }
             Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
             return new SoakResult(settings, startedAt, took, kills, aims, positions, aimsMissed, catchUps, stalls,
-                    finalCatchUp, checks);
+                    coverage.failedReads(), finalCatchUp, checks);
         }
     }
 

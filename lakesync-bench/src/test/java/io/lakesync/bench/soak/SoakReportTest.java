@@ -18,7 +18,7 @@ class SoakReportTest {
     private static SoakResult result(List<TableCheck> checks, int kills, int stalls, Duration finalCatchUp) {
         return new SoakResult(SETTINGS, Instant.parse("2026-11-30T20:00:00Z"), Duration.ofMinutes(12), kills,
                 Map.of(KillPlan.Aim.RANDOM, kills), Map.of(RoundStageWatch.Position.READING_WRITING, kills * 3), 0,
-                List.of(4_000L, 1_000L, 3_000L, 2_000L), stalls, finalCatchUp, checks);
+                List.of(4_000L, 1_000L, 3_000L, 2_000L), stalls, 0, finalCatchUp, checks);
     }
 
     private static final List<TableCheck> EXACT = List.of(
