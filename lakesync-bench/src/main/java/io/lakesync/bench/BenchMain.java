@@ -1,22 +1,17 @@
 package io.lakesync.bench;
 
-import io.lakesync.bench.contender.ChildJvm;
 import io.lakesync.bench.contender.Contender;
 import io.lakesync.bench.report.BenchReport;
 import io.lakesync.bench.report.JsonReport;
 import io.lakesync.bench.report.MarkdownReport;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.LocalTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import org.apache.fluss.utils.TimeUtils;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -83,35 +78,19 @@ public final class BenchMain implements Callable<Integer> {
             + "operations written before the KV snapshot; the rest is the changelog after it (default 0.8).")
     double pkBaseFraction;
 
-    @Option(names = "--data-dir", description = "New or empty folder for the cluster, the contenders and their "
-            + "logs, kept afterwards (default: a temporary folder, removed afterwards).")
-    Path dataDir;
-
-    @Option(names = "--keep-data", description = "Keep the temporary data folder (and the contenders' logs).")
-    boolean keepData;
+    @Mixin DataFolderOptions folder = new DataFolderOptions();
 
     @Option(names = "--out", description = "JSON file to write (default: bench-<scenario>.json).")
     Path out;
 
     public static void main(String[] args) {
-        if (System.getProperty("log4j2.configurationFile") == null) {
-            System.setProperty("log4j2.configurationFile", ChildJvm.LOG_CONFIG);
-        }
-        int code = new CommandLine(new BenchMain()).execute(args);
-        System.out.flush();
-        // Fluss and ZooKeeper leave non-daemon threads behind.
-        Runtime.getRuntime().halt(code);
+        Cli.execute(new BenchMain(), args);
     }
 
     @Override
     public Integer call() throws Exception {
-        BenchSettings settings;
-        try {
-            settings = settings();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        run(settings, BenchMain::progress, System.out);
+        BenchSettings settings = Cli.checked(spec, this::settings);
+        run(settings, Cli.progress("bench"), System.out);
         return 0;
     }
 
@@ -132,30 +111,17 @@ public final class BenchMain implements Callable<Integer> {
                 runs,
                 contenders.stream().map(Contender::fromLabel).toList(),
                 buckets != null ? buckets : kind.defaultBuckets(),
-                freshness != null ? duration(freshness, "--freshness") : kind.defaultFreshness(),
+                freshness != null ? Cli.duration(freshness, "--freshness") : kind.defaultFreshness(),
                 tables != null ? tables : kind.defaultTables(),
                 rate,
-                duration(duration, "--duration"),
-                duration(timeout, "--timeout"),
+                Cli.duration(duration, "--duration"),
+                Cli.duration(timeout, "--timeout"),
                 heap,
                 seed,
-                duration(kvSnapshotInterval, "--kv-snapshot-interval"),
+                Cli.duration(kvSnapshotInterval, "--kv-snapshot-interval"),
                 pkBaseFraction,
-                dataDir,
-                keepData,
+                folder.dataDir,
+                folder.keepData,
                 out != null ? out : Path.of("bench-" + kind.label() + ".json"));
-    }
-
-    private static Duration duration(String text, String option) {
-        try {
-            return TimeUtils.parseDuration(text);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(
-                    option + " must be a duration such as 500ms, 30s or 10min, got '" + text + "'.");
-        }
-    }
-
-    private static void progress(String line) {
-        System.err.println("[bench " + LocalTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] " + line);
     }
 }

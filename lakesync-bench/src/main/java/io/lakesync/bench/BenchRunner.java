@@ -1,6 +1,7 @@
 package io.lakesync.bench;
 
 import io.lakesync.bench.cluster.BenchCluster;
+import io.lakesync.bench.cluster.DataFolder;
 import io.lakesync.bench.cluster.LakeTables;
 import io.lakesync.bench.contender.ChildArgs;
 import io.lakesync.bench.contender.ChildJvm;
@@ -15,20 +16,16 @@ import io.lakesync.bench.scenario.Outcome;
 import io.lakesync.bench.scenario.Scenario;
 import io.lakesync.bench.scenario.SteadyScenario;
 import io.lakesync.bench.scenario.Workload;
-import io.lakesync.config.LakeSyncOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.fluss.metadata.TablePath;
 
 /**
@@ -53,32 +50,7 @@ public final class BenchRunner {
     }
 
     public BenchReport run() throws Exception {
-        Path dataDir;
-        if (settings.dataDir() == null) {
-            dataDir = Files.createTempDirectory("lakesync-bench-");
-        } else {
-            dataDir = settings.dataDir().toAbsolutePath();
-            if (Files.isDirectory(dataDir) && !isEmpty(dataDir)) {
-                throw new IllegalArgumentException("--data-dir " + dataDir + " is not empty; give a new or empty "
-                        + "folder, every run starts from a fresh cluster.");
-            }
-            Files.createDirectories(dataDir);
-        }
-        try {
-            return runIn(dataDir);
-        } finally {
-            if (settings.dataDir() == null && !settings.keepData()) {
-                deleteRecursively(dataDir);
-            } else {
-                progress.accept("Data and contender logs kept in " + dataDir);
-            }
-        }
-    }
-
-    private static boolean isEmpty(Path dir) throws IOException {
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.findAny().isEmpty();
-        }
+        return DataFolder.run(settings.dataDir(), settings.keepData(), "lakesync-bench-", progress, this::runIn);
     }
 
     private BenchReport runIn(Path dataDir) throws Exception {
@@ -137,7 +109,7 @@ public final class BenchRunner {
             throws Exception {
         Workload workload = scenario.prepare(tag, true);
         try {
-            ChildArgs args = baseArgs(cluster, contender, dataDir.resolve("work").resolve(tag));
+            ChildArgs args = ChildArgs.forContender(cluster, contender, dataDir.resolve("work").resolve(tag));
             try (ChildJvm child = ChildJvm.launch(args, settings.heap(), logs.resolve(tag + ".log"))) {
                 long launched = System.nanoTime();
                 try {
@@ -186,7 +158,7 @@ public final class BenchRunner {
         Workload workload = scenario.prepare(tag, read);
         List<TablePath> scratches = read ? List.of() : workload.tables().stream().map(LakeTables::scratchOf).toList();
         try {
-            ChildArgs args = baseArgs(cluster, contender, dataDir.resolve("work").resolve(tag));
+            ChildArgs args = ChildArgs.forContender(cluster, contender, dataDir.resolve("work").resolve(tag));
             args.values().put(ChildArgs.TABLES, ChildArgs.tableList(workload.tables()));
             if (!read) {
                 args.values().putAll(workload.spec().toArgs());
@@ -234,15 +206,6 @@ public final class BenchRunner {
         }
     }
 
-    private static ChildArgs baseArgs(BenchCluster cluster, Contender contender, Path workDir) {
-        Map<String, String> values = new LinkedHashMap<>();
-        values.put(ChildArgs.CONTENDER, contender.label());
-        values.put(ChildArgs.BOOTSTRAP, cluster.bootstrapServers());
-        cluster.lakeCatalogOptions().forEach((k, v) -> values.put(LakeSyncOptions.LAKE_PREFIX + k, v));
-        values.put(ChildArgs.WORK_DIR, workDir.toString());
-        return new ChildArgs(values);
-    }
-
     private static long peakHeap(Map<String, Object> stats) {
         Object value = stats.get("peakHeapBytes");
         return value instanceof Number n ? n.longValue() : -1;
@@ -266,16 +229,5 @@ public final class BenchRunner {
                 : String.format(", lake rows %,d but expected %,d", r.lakeRows(), r.expectedLakeRows());
         return String.format("%.2f s, %,.0f rows/s, CPU %.1f s, %d files%s", r.wallSeconds(),
                 r.wallSeconds() > 0 ? r.rows() / r.wallSeconds() : 0, r.cpuSeconds(), r.filesWritten(), lake);
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -1,5 +1,8 @@
 package io.lakesync.bench;
 
+import static io.lakesync.bench.Cli.atLeast;
+import static io.lakesync.bench.Cli.heapSize;
+import static io.lakesync.bench.Cli.positive;
 import static io.lakesync.bench.measure.Durations.text;
 
 import io.lakesync.bench.contender.Contender;
@@ -8,7 +11,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A validated benchmark invocation. Each bad value fails with a message naming its command-line option.
@@ -41,8 +43,6 @@ public record BenchSettings(
         boolean keepData,
         Path out) {
 
-    private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]");
-
     public BenchSettings {
         if (scenario != ScenarioKind.STEADY) {
             atLeast(rows, 1, "--rows");
@@ -59,9 +59,7 @@ public record BenchSettings(
             throw new IllegalArgumentException("--contenders names no contender; give one or more of "
                     + Contender.labels() + ".");
         }
-        if (!HEAP.matcher(heap).matches()) {
-            throw new IllegalArgumentException("--heap must be a JVM heap size such as 2g or 1536m, got '" + heap + "'.");
-        }
+        heapSize(heap, "--heap");
         if (!(pkBaseFraction > 0 && pkBaseFraction <= 1)) {
             throw new IllegalArgumentException(
                     "--pk-base-fraction must be in (0, 1], got " + pkBaseFraction + ".");
@@ -96,17 +94,5 @@ public record BenchSettings(
             settings.put("kv snapshot interval", text(kvSnapshotInterval));
         }
         return settings;
-    }
-
-    private static void atLeast(long value, long min, String option) {
-        if (value < min) {
-            throw new IllegalArgumentException(option + " must be at least " + min + ", got " + value + ".");
-        }
-    }
-
-    private static void positive(Duration value, String option) {
-        if (value.isZero() || value.isNegative()) {
-            throw new IllegalArgumentException(option + " must be a positive duration, got " + value + ".");
-        }
     }
 }

@@ -20,7 +20,6 @@ import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
-import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.client.metadata.MetadataUpdater;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
@@ -102,12 +101,20 @@ public final class BenchCluster implements AutoCloseable {
      * times).
      */
     public void createTable(TablePath path, boolean primaryKey, int buckets) throws Exception {
+        createTable(path, BenchSchema.descriptor(primaryKey, buckets, QUEUE_FRESHNESS));
+    }
+
+    /**
+     * Creates a table as {@link #createTable(TablePath, boolean, int)} does, from any descriptor; the buckets of
+     * a partitioned table exist only per partition, so there is no leader to wait for.
+     */
+    public void createTable(TablePath path, TableDescriptor descriptor) throws Exception {
         admin.createDatabase(path.getDatabaseName(), DatabaseDescriptor.EMPTY, true).get();
-        TableDescriptor descriptor = BenchSchema.descriptor(primaryKey, buckets, QUEUE_FRESHNESS);
+        int buckets = descriptor.getTableDistribution().flatMap(d -> d.getBucketCount()).orElse(1);
         for (int attempt = 1; ; attempt++) {
             admin.createTable(path, descriptor, false).get();
             createdAtNanos.put(path, System.nanoTime());
-            if (awaitLeaders(path, buckets)) {
+            if (descriptor.isPartitioned() || awaitLeaders(path, buckets)) {
                 return;
             }
             if (attempt == CREATE_ATTEMPTS) {
@@ -169,6 +176,11 @@ public final class BenchCluster implements AutoCloseable {
 
     /** Tiered end offsets per bucket from the coordinator's latest lake snapshot; empty when there is none. */
     public CompletableFuture<Map<Integer, Long>> lakeOffsets(TablePath path) {
+        return lakeBucketOffsets(path).thenApply(BenchCluster::byBucket);
+    }
+
+    /** As {@link #lakeOffsets}, keyed by {@link TableBucket}: partitioned tables included. */
+    public CompletableFuture<Map<TableBucket, Long>> lakeBucketOffsets(TablePath path) {
         return admin.getLatestLakeSnapshot(path)
                 .handle((snapshot, error) -> {
                     if (error != null) {
@@ -178,7 +190,7 @@ public final class BenchCluster implements AutoCloseable {
                         throw new IllegalStateException(
                                 "Cannot read the lake snapshot of " + path + ": " + rootCause(error), error);
                     }
-                    return byBucket(snapshot);
+                    return snapshot.getTableBucketsOffset();
                 });
     }
 
@@ -207,9 +219,9 @@ public final class BenchCluster implements AutoCloseable {
         }
     }
 
-    private static Map<Integer, Long> byBucket(LakeSnapshot snapshot) {
+    private static Map<Integer, Long> byBucket(Map<TableBucket, Long> bucketOffsets) {
         Map<Integer, Long> offsets = new HashMap<>();
-        for (Map.Entry<TableBucket, Long> e : snapshot.getTableBucketsOffset().entrySet()) {
+        for (Map.Entry<TableBucket, Long> e : bucketOffsets.entrySet()) {
             offsets.put(e.getKey().getBucket(), e.getValue());
         }
         return offsets;

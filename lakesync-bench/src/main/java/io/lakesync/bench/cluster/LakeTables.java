@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.catalog.Catalog;
@@ -54,6 +55,26 @@ public final class LakeTables implements AutoCloseable {
             reader.forEachRemaining(row -> rows[0]++);
         }
         return rows[0];
+    }
+
+    /**
+     * Every row a batch read of the latest snapshot returns (primary-key tables: merged), projected onto
+     * {@code columns} in that order; nothing when the table has no snapshot.
+     */
+    public void forEachRow(TablePath path, List<String> columns, Consumer<InternalRow> consumer) throws Exception {
+        FileStoreTable table = (FileStoreTable) catalog.getTable(identifier(path));
+        List<String> fields = table.rowType().getFieldNames();
+        int[] projection = columns.stream().mapToInt(column -> {
+            int index = fields.indexOf(column);
+            if (index < 0) {
+                throw new IllegalArgumentException("Lake table " + path + " has no column '" + column + "': " + fields);
+            }
+            return index;
+        }).toArray();
+        ReadBuilder read = table.newReadBuilder().withProjection(projection);
+        try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan().splits())) {
+            reader.forEachRemaining(consumer);
+        }
     }
 
     /** Data and changelog files in the table's bucket folders; 0 for a table that does not exist. */

@@ -1,6 +1,8 @@
 package io.lakesync.bench.contender;
 
+import io.lakesync.bench.cluster.BenchCluster;
 import io.lakesync.config.LakeSyncOptions;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,11 +17,23 @@ public final class ChildArgs {
     public static final String BOOTSTRAP = LakeSyncOptions.FLUSS_PREFIX + "bootstrap.servers";
     public static final String WORK_DIR = "work.dir";
     public static final String TABLES = "tables";
+    /** {@code true}: lakesync reports every round stage it passes ({@link ChildProtocol.Type#STAGE}). */
+    public static final String REPORT_STAGES = "report.stages";
 
     private final Map<String, String> values;
 
     public ChildArgs(Map<String, String> values) {
         this.values = values;
+    }
+
+    /** The arguments every child needs: who it is, where the cluster and the lake are, its work folder. */
+    public static ChildArgs forContender(BenchCluster cluster, Contender contender, Path workDir) {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put(CONTENDER, contender.label());
+        values.put(BOOTSTRAP, cluster.bootstrapServers());
+        cluster.lakeCatalogOptions().forEach((k, v) -> values.put(LakeSyncOptions.LAKE_PREFIX + k, v));
+        values.put(WORK_DIR, workDir.toString());
+        return new ChildArgs(values);
     }
 
     public static ChildArgs parse(String[] args) {

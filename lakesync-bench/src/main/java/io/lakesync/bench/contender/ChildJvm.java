@@ -170,6 +170,17 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** The next event of any type, or empty when none arrives within {@code timeout}. */
+    public Optional<ChildProtocol.Event> nextEvent(Duration timeout) throws InterruptedException {
+        return Optional.ofNullable(events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    }
+
+    /** SIGKILL (on Linux), no warning; returns once the process is gone. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
     /**
      * Tells the contender to stop and returns the figures it reports last (peak heap); empty if it reports none
      * in time. The process is killed if it does not exit in time.

@@ -17,6 +17,7 @@ import java.util.Optional;
  *               │                                    ▲
  *               └──► (tiering) runs until ───────────┘
  *   any time: FAILED {message} when the engine or bound failed for good
+ *   lakesync with {@value ChildArgs#REPORT_STAGES}: STAGE {table, stage} each time a round passes a stage
  * </pre>
  */
 public final class ChildProtocol {
@@ -25,7 +26,7 @@ public final class ChildProtocol {
     public static final String STOP = "STOP";
 
     /** Event types of the protocol. */
-    public enum Type { READY, DONE, FAILED, STATS }
+    public enum Type { READY, DONE, FAILED, STATS, STAGE }
 
     /** One protocol line, read back. */
     public record Event(Type type, Map<String, Object> payload) {}

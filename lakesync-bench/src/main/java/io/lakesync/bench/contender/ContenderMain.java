@@ -1,6 +1,7 @@
 package io.lakesync.bench.contender;
 
 import io.lakesync.bench.data.DataSpec;
+import io.lakesync.tiering.round.RoundHooks;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -40,7 +41,7 @@ public final class ContenderMain {
             Path workDir = Files.createDirectories(Path.of(args.require(ChildArgs.WORK_DIR)));
             BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             if (contender.tiering()) {
-                runEngine(engine(contender, args, workDir), protocol, stdin, heap);
+                runEngine(engine(contender, args, workDir, protocol), protocol, stdin, heap);
             } else {
                 runBound(bound(contender, args, workDir), protocol, stdin, heap);
             }
@@ -67,15 +68,23 @@ public final class ContenderMain {
         }
     }
 
-    private static TieringEngine engine(Contender contender, ChildArgs args, Path workDir) {
+    private static TieringEngine engine(Contender contender, ChildArgs args, Path workDir, ChildProtocol protocol) {
         String bootstrap = args.require(ChildArgs.BOOTSTRAP);
         int cores = Runtime.getRuntime().availableProcessors();
         return switch (contender) {
             case A -> new FlinkTieringEngine(bootstrap, args.lakeOptions(), A_POLL_INTERVAL, cores);
             case A_DEFAULT -> new FlinkTieringEngine(bootstrap, args.lakeOptions(), null, cores);
-            case B -> new LakesyncTieringEngine(bootstrap, args.lakeOptions(), workDir);
+            case B -> new LakesyncTieringEngine(bootstrap, args.lakeOptions(), workDir, stageReporter(args, protocol));
             default -> throw new IllegalArgumentException(contender.label() + " is not a tiering engine");
         };
+    }
+
+    private static RoundHooks stageReporter(ChildArgs args, ChildProtocol protocol) {
+        if (!Boolean.parseBoolean(args.values().get(ChildArgs.REPORT_STAGES))) {
+            return RoundHooks.NONE;
+        }
+        return (stage, assignment) -> protocol.send(
+                ChildProtocol.Type.STAGE, Map.of("table", assignment.tablePath().toString(), "stage", stage.name()));
     }
 
     private static Bound bound(Contender contender, ChildArgs args, Path workDir) {

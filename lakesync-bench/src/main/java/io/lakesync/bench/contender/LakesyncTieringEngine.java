@@ -2,8 +2,11 @@ package io.lakesync.bench.contender;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.round.RoundHooks;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -15,9 +18,11 @@ final class LakesyncTieringEngine implements TieringEngine {
     static final String OVERRIDES_ENV = "BENCH_B_SETTINGS";
 
     private final LakeSyncConfig config;
+    private final RoundHooks hooks;
     private TieringService service;
 
-    LakesyncTieringEngine(String bootstrapServers, Map<String, String> lakeOptions, Path workDir) {
+    LakesyncTieringEngine(String bootstrapServers, Map<String, String> lakeOptions, Path workDir, RoundHooks hooks) {
+        this.hooks = hooks;
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(ChildArgs.BOOTSTRAP, bootstrapServers);
         lakeOptions.forEach((k, v) -> settings.put(LakeSyncOptions.LAKE_PREFIX + k, v));
@@ -42,7 +47,7 @@ final class LakesyncTieringEngine implements TieringEngine {
 
     @Override
     public void start() throws Exception {
-        service = new TieringService(config);
+        service = new TieringService(config, TieringListener.NONE, hooks, Clock.systemUTC());
         service.start();
     }
 

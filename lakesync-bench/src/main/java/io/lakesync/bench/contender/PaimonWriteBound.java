@@ -202,7 +202,7 @@ final class PaimonWriteBound implements Bound {
                 }
             };
             PkOps ops = new PkOps(spec.seed());
-            PkState state = new PkState(spec.seed(), spec.rows());
+            PkState state = new PkState(spec.seed());
             for (long i = 0; i < spec.baseRows(); i++) {
                 state.apply(ops.next());
             }

@@ -37,7 +37,7 @@ public final class FlussLoader {
         this.spec = spec;
         this.progress = progress;
         this.ops = spec.primaryKey() ? new PkOps(spec.seed()) : null;
-        this.state = spec.primaryKey() ? new PkState(spec.seed(), spec.rows()) : null;
+        this.state = spec.primaryKey() ? new PkState(spec.seed()) : null;
     }
 
     /** Writes every log row, or the primary-key operations before the snapshot point. */

@@ -1,5 +1,6 @@
 package io.lakesync.bench.data;
 
+import java.util.Arrays;
 import java.util.BitSet;
 import org.apache.paimon.types.RowKind;
 
@@ -20,12 +21,10 @@ public final class PkState {
 
     private final long seed;
     private final BitSet live = new BitSet();
-    private final long[] version;
+    private long[] version = new long[1024];
 
-    /** For a stream of at most {@code maxOps} operations (every key is below that). */
-    public PkState(long seed, long maxOps) {
+    public PkState(long seed) {
         this.seed = seed;
-        this.version = new long[Math.toIntExact(maxOps)];
     }
 
     public void apply(PkOps.Op op) throws Exception {
@@ -48,6 +47,9 @@ public final class PkState {
         } else {
             changelog.accept(RowKind.INSERT, op.row());
             live.set(key);
+        }
+        if (key >= version.length) {
+            version = Arrays.copyOf(version, Math.max(key + 1, version.length * 2));
         }
         version[key] = op.version();
     }

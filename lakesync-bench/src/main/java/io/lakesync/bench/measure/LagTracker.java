@@ -61,7 +61,7 @@ public final class LagTracker {
     }
 
     /** Nearest-rank percentile of an ascending list. */
-    static long percentile(List<Long> ascending, double p) {
+    public static long percentile(List<Long> ascending, double p) {
         int rank = (int) Math.ceil(p * ascending.size());
         return ascending.get(Math.max(0, Math.min(ascending.size() - 1, rank - 1)));
     }

@@ -13,7 +13,7 @@ class PkStateTest {
 
     @Test
     void changelogFollowsFlussUpsertSemantics() throws Exception {
-        PkState state = new PkState(SEED, 10);
+        PkState state = new PkState(SEED);
         List<String> log = new ArrayList<>();
         PkState.ChangelogSink sink = (kind, row) -> log.add(kind.shortString() + row.id() + "@" + row.userId());
         BenchRecord v0 = BenchRecord.generate(SEED, 1, 0);
@@ -31,7 +31,7 @@ class PkStateTest {
 
     @Test
     void snapshotHoldsEveryLiveKeyAtItsLatestVersion() throws Exception {
-        PkState state = new PkState(SEED, 10);
+        PkState state = new PkState(SEED);
         state.apply(new PkOps.Op(false, 0, BenchRecord.generate(SEED, 0, 0)));
         state.apply(new PkOps.Op(false, 1, BenchRecord.generate(SEED, 1, 1)));
         state.apply(new PkOps.Op(false, 2, BenchRecord.generate(SEED, 0, 2)));
