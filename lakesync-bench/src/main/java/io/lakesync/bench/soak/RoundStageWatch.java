@@ -32,7 +32,7 @@ final class RoundStageWatch {
         static Position after(RoundStage stage) {
             return switch (stage) {
                 case PLANNED -> READING_WRITING;
-                case DATA_WRITTEN -> COMMITTING_TO_PAIMON;
+                case DATA_WRITTEN, FENCED -> COMMITTING_TO_PAIMON;
                 case LAKE_COMMITTED -> COMMITTING_TO_FLUSS;
                 case COORDINATOR_COMMITTED -> BETWEEN_ROUNDS;
             };
