@@ -122,8 +122,9 @@ abstract class StateStoreContract {
                 "r", "pendingRecords", ">", 1.5, null, 0L, "*", "INFO", true, "", 0L, 0L));
 
         List<Object[]> rows = store.read(sql -> sql.query(
-                "SELECT window_ms, threshold FROM alert_rule",
-                row -> new Object[] {Sql.nullableLong(row, "window_ms"), Sql.nullableDouble(row, "threshold")}));
+                "SELECT window_ms, threshold FROM alert_rule WHERE name = ?",
+                row -> new Object[] {Sql.nullableLong(row, "window_ms"), Sql.nullableDouble(row, "threshold")},
+                "r"));
 
         assertThat(rows).singleElement().satisfies(row -> assertThat(row).containsExactly(null, 1.5));
     }
