@@ -42,7 +42,7 @@ final class AlertsCommand {
             description = "Creates or replaces a rule, e.g. set-rule slow --metric syncLatencyMs --comparison '>' --threshold 5min --for 2min")
     static final class SetRule extends ClientCommand {
         @Parameters(paramLabel = "NAME") String name;
-        @Option(names = "--metric", required = true, description = "syncLatencyMs, checkpointAgeMs, pendingRecords, failuresTotal, roundsTotal, tierDurationMs, rowsTieredTotal") String metric;
+        @Option(names = "--metric", required = true, description = "syncLatencyMs, checkpointAgeMs, pendingRecords, failuresTotal, roundsTotal, tierDurationMs, rowsTieredTotal, observationAgeMs, stateUnknown") String metric;
         @Option(names = "--comparison", required = true, description = ">, >=, <, <=") String comparison;
         @Option(names = "--threshold", required = true, description = "A number, or a duration such as 5min for *Ms metrics") String threshold;
         @Option(names = "--for", description = "How long the condition must hold before firing (default 0s)") String forDuration;

@@ -63,7 +63,7 @@ class AlertRuleSpecTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "metric missing        | ''              | >   | 1     |       |      | metric     | is required.",
-        "metric unknown        | latency         | >   | 1     |       |      | metric     | must be one of syncLatencyMs, checkpointAgeMs, pendingRecords, failuresTotal, roundsTotal, tierDurationMs, rowsTieredTotal; got 'latency'.",
+        "metric unknown        | latency         | >   | 1     |       |      | metric     | must be one of syncLatencyMs, checkpointAgeMs, pendingRecords, failuresTotal, roundsTotal, tierDurationMs, rowsTieredTotal, observationAgeMs, stateUnknown; got 'latency'.",
         "comparison missing    | pendingRecords  | ''  | 1     |       |      | comparison | is required.",
         "comparison unknown    | pendingRecords  | ==  | 1     |       |      | comparison | must be one of >, >=, <, <=; got '=='.",
         "threshold missing     | pendingRecords  | >   | ''    |       |      | threshold  | is required.",
