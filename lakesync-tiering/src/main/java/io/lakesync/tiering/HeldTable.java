@@ -41,6 +41,12 @@ import org.slf4j.LoggerFactory;
 final class HeldTable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HeldTable.class);
+    /**
+     * The least time a busy table is kept through empty rounds: about what handing it back costs before the
+     * coordinator offers it again (its scheduling timer ticks once a second, then the next poll), so a short
+     * freshness never turns a writer's batching pause into seconds of lag.
+     */
+    private static final Duration MIN_QUIET_BEFORE_HAND_BACK = Duration.ofSeconds(1);
 
     /** Where a held table is in its lifecycle; see the class comment. */
     enum State {
@@ -56,6 +62,7 @@ final class HeldTable {
     private final TableAssignment assignment;
     private final RoundControl control;
     private final Instant heldSince;
+    @Nullable private volatile Instant lastRecordsAt;
 
     private State state = State.HELD;
     @Nullable private EngineScheduler.Cancellable pendingAttempt;
@@ -207,20 +214,23 @@ final class HeldTable {
     /**
      * How long to pause before the next round of the same hand-out, or null to hand the table back. A busy
      * table is kept, one round every half freshness, instead of waiting a full freshness for the coordinator
-     * to offer it again; but only while the coordinator had no other table waiting when last asked, and for
-     * at most the max hold per hand-out.
+     * to offer it again; but only while the coordinator had no other table waiting when last asked, for at
+     * most the max hold per hand-out, and until no record came for a full freshness (at least a second).
      */
     @Nullable
     private Duration continuousPause(RoundResult result) {
         Duration freshness = control.maxDuration();
+        Instant now = engine.clock().instant();
+        if (result.records() > 0) {
+            lastRecordsAt = now;
+        }
         if (!engine.settings().continuous()
                 || !engine.isRunning()
                 || control.isCancelled()
-                || result.records() == 0
-                || engine.otherTablesWaiting()
                 || freshness == null
-                || Duration.between(heldSince, engine.clock().instant()).compareTo(engine.settings().continuousMaxHold())
-                        >= 0) {
+                || quietFor(now, max(freshness, MIN_QUIET_BEFORE_HAND_BACK))
+                || engine.otherTablesWaiting()
+                || Duration.between(heldSince, now).compareTo(engine.settings().continuousMaxHold()) >= 0) {
             return null;
         }
         if (result.forceFinished()) {
@@ -228,6 +238,16 @@ final class HeldTable {
         }
         Duration pause = freshness.dividedBy(2).minus(result.duration());
         return pause.isNegative() ? Duration.ZERO : pause;
+    }
+
+    /** Whether this hand-out brought no record for {@code quiet} (or none at all: an idle table goes back at once). */
+    private boolean quietFor(Instant now, Duration quiet) {
+        Instant last = lastRecordsAt;
+        return last == null || Duration.between(last, now).compareTo(quiet) >= 0;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     /** Hands the table back as failed, telling the listener it is lost to this instance. Called holding the lock. */

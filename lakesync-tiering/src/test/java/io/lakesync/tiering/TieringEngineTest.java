@@ -140,6 +140,26 @@ class TieringEngineTest {
     }
 
     @Test
+    void aBusyTableIsKeptThroughEmptyRoundsUntilNothingCameForAFreshness() {
+        engine = engine(settings(true, Duration.ofMinutes(5)), dir.resolve("in-flight"));
+        Duration halfFreshness = FRESHNESS.dividedBy(2);
+        script(T1, tiered(100, Duration.ZERO), tiered(0, Duration.ZERO), tiered(100, Duration.ZERO),
+                tiered(0, Duration.ZERO), tiered(0, Duration.ZERO));
+        handOut(T1);
+        time.advance(halfFreshness);
+        assertThat(time.nextTimer()).as("an empty round half a freshness after records: kept").contains(halfFreshness);
+        time.advance(halfFreshness);
+        time.advance(halfFreshness);
+        assertThat(coordinator.finished()).isEmpty();
+        time.advance(halfFreshness);
+        engine.step();
+        assertThat(events).filteredOn(e -> e.startsWith("started t1")).hasSize(5);
+        assertThat(coordinator.finished()).as("handed back once nothing came for a full freshness")
+                .containsExactly(T1.epoch());
+        assertThat(time.nextTimer()).isEmpty();
+    }
+
+    @Test
     void continuousModeEndsAfterTheMaxHoldWhenFreshnessIsReachedOrWhenNothingCame() {
         engine = engine(settings(true, Duration.ofSeconds(2)), dir.resolve("in-flight"));
         script(T1, tiered(100, Duration.ZERO), forceFinished(100), tiered(100, Duration.ZERO), tiered(100, Duration.ZERO));

@@ -75,6 +75,9 @@ import org.slf4j.LoggerFactory;
 public final class TableRound {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableRound.class);
+    /** How long a lake ahead of the Fluss schema is given for Fluss to finish its ALTER. */
+    private static final Duration ALTER_SETTLE = Duration.ofSeconds(3);
+    private static final Duration ALTER_POLL = Duration.ofMillis(100);
 
     private final TableAssignment assignment;
     private final RoundEnvironment env;
@@ -184,8 +187,8 @@ public final class TableRound {
 
     /**
      * The lake table, checked against the Fluss table the round reads with. A Fluss ALTER between its two steps
-     * (the lake altered, the Fluss schema not yet) shows as a lake column more: the Fluss schema is read once
-     * more before the difference counts as a change made outside Fluss. Reading with the older Fluss schema is
+     * (the lake altered, the Fluss schema not yet) shows as a lake column more: the Fluss schema is read again,
+     * for a few seconds, before the difference counts as a change made outside Fluss. Reading with the older Fluss schema is
      * then still right, as every planned record was written before the ALTER; the lake fills the new column
      * with NULLs.
      */
@@ -194,13 +197,30 @@ public final class TableRound {
         try {
             LakeTableCheck.check(readInfo, lakeTable);
         } catch (LakeTableIncompatibleException first) {
-            TableInfo now = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
+            TableInfo now = schemaAfter(readInfo);
             if (now.getSchemaId() == readInfo.getSchemaId()) {
                 throw first;
             }
             LakeTableCheck.check(now, lakeTable);
         }
         return lakeTable;
+    }
+
+    /**
+     * The Fluss table once its schema moved past {@code readInfo}'s, or as it is after {@link #ALTER_SETTLE}:
+     * Fluss alters the lake and then its own schema, so a round that fell between the two sees the new schema
+     * within moments, while a lake changed behind Fluss's back never gets a matching Fluss schema.
+     */
+    private TableInfo schemaAfter(TableInfo readInfo) throws Exception {
+        Instant giveUpAt = env.clock().instant().plus(ALTER_SETTLE);
+        while (true) {
+            TableInfo now = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
+            if (now.getSchemaId() != readInfo.getSchemaId() || !env.clock().instant().isBefore(giveUpAt)) {
+                return now;
+            }
+            control.throwIfCancelled();
+            Thread.sleep(ALTER_POLL.toMillis());
+        }
     }
 
     private void throwIfUnreadable(WriteOutcome written) throws BadRecordException {
