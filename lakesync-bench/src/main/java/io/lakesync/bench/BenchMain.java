@@ -60,6 +60,10 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "3min", description = "steady: how long to write (default 3min).")
     String duration;
 
+    @Option(names = "--warm-up", defaultValue = "0s",
+            description = "steady: lag samples of this first part of --duration are not counted (default 0s).")
+    String warmUp;
+
     @Option(names = "--timeout", defaultValue = "10min",
             description = "Per run: time a contender gets to sync before it counts as DNF (default 10min).")
     String timeout;
@@ -115,6 +119,7 @@ public final class BenchMain implements Callable<Integer> {
                 tables != null ? tables : kind.defaultTables(),
                 rate,
                 Cli.duration(duration, "--duration"),
+                Cli.duration(warmUp, "--warm-up"),
                 Cli.duration(timeout, "--timeout"),
                 heap,
                 seed,

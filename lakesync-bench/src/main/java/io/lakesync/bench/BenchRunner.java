@@ -99,7 +99,7 @@ public final class BenchRunner {
                     s.freshness(), s.seed(), s.pkBaseFraction(), s.kvSnapshotInterval()), cluster, progress);
             case MANY_TABLES -> new BackfillScenario(BackfillScenario.Shape.manyTables(
                     s.tables(), s.rows(), s.buckets(), s.freshness(), s.seed()), cluster, progress);
-            case STEADY -> new SteadyScenario(s.tables(), s.buckets(), s.freshness(), s.rate(), s.duration(), s.seed(),
+            case STEADY -> new SteadyScenario(s.tables(), s.buckets(), s.freshness(), s.rate(), s.duration(), s.warmUp(), s.seed(),
                     cluster, progress);
         };
     }

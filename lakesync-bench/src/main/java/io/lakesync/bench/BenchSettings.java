@@ -19,6 +19,7 @@ import java.util.Map;
  * @param tables tables of steady and many-tables
  * @param rate steady: rows per second written in total
  * @param duration steady: how long the writer runs
+ * @param warmUp steady: how long after the start lag samples are not counted (a cold contender's first hand-out)
  * @param timeout per contender run: how long a tiering may take to sync before it counts as DNF
  * @param heap max heap of every contender JVM, e.g. {@code 2g}
  * @param dataDir where the cluster and the contenders keep their data; null for a fresh temporary folder
@@ -34,6 +35,7 @@ public record BenchSettings(
         int tables,
         long rate,
         Duration duration,
+        Duration warmUp,
         Duration timeout,
         String heap,
         long seed,
@@ -53,6 +55,10 @@ public record BenchSettings(
         atLeast(rate, 1, "--rate");
         positive(freshness, "--freshness");
         positive(duration, "--duration");
+        if (warmUp.isNegative() || warmUp.compareTo(duration) >= 0) {
+            throw new IllegalArgumentException("--warm-up must be at least 0 and shorter than --duration ("
+                    + text(duration) + "), but is " + text(warmUp) + ".");
+        }
         positive(timeout, "--timeout");
         positive(kvSnapshotInterval, "--kv-snapshot-interval");
         if (contenders.isEmpty()) {
@@ -82,6 +88,9 @@ public record BenchSettings(
                 settings.put("tables", tables);
                 settings.put("rate rows/s", rate);
                 settings.put("duration", text(duration));
+                if (!warmUp.isZero()) {
+                    settings.put("warm-up", text(warmUp));
+                }
             }
         }
         settings.put("buckets", buckets);

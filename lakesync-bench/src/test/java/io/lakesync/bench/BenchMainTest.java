@@ -58,6 +58,8 @@ class BenchMainTest {
         assertThatThrownBy(() -> parse("--scenario", "backfill-pk", "--pk-base-fraction", "0"))
                 .hasMessageContaining("--pk-base-fraction");
         assertThatThrownBy(() -> parse("--scenario", "steady", "--rate", "0")).hasMessageContaining("--rate");
+        assertThatThrownBy(() -> parse("--scenario", "steady", "--duration", "1min", "--warm-up", "1min"))
+                .hasMessageContaining("--warm-up must be at least 0 and shorter than --duration");
     }
 
     @Test

@@ -42,6 +42,7 @@ class BenchSmokeTest {
                 1,
                 1,
                 Duration.ofSeconds(1),
+                Duration.ZERO,
                 Duration.ofSeconds(15),
                 "512m",
                 7,
@@ -122,7 +123,7 @@ class BenchSmokeTest {
     private BenchSettings settings(
             ScenarioKind scenario, long rows, int tables, Duration freshness, Contender... contenders) {
         return new BenchSettings(scenario, rows, 1, List.of(contenders), 1, freshness, tables, 200,
-                Duration.ofSeconds(8), Duration.ofSeconds(60), "512m", 7, Duration.ofSeconds(30), 0.8, null, false,
+                Duration.ofSeconds(8), Duration.ofSeconds(2), Duration.ofSeconds(60), "512m", 7, Duration.ofSeconds(30), 0.8, null, false,
                 dir.resolve(scenario.label() + ".json"));
     }
 

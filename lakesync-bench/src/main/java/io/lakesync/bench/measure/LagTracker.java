@@ -39,10 +39,17 @@ public final class LagTracker {
         lagMillis.put(bucket, lag);
     }
 
-    /** Closes one sampling round: its lag is the largest bucket lag observed in it. */
+    /** Closes one counted sampling round: its lag is the largest bucket lag observed in it. */
     public long endSample() {
+        return endSample(true);
+    }
+
+    /** Closes one sampling round; one that is not {@code counted} only keeps the offsets' history going. */
+    public long endSample(boolean counted) {
         long max = lagMillis.values().stream().mapToLong(Long::longValue).max().orElse(0);
-        samples.add(max);
+        if (counted) {
+            samples.add(max);
+        }
         lagMillis.clear();
         return max;
     }

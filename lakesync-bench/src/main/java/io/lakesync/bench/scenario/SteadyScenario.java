@@ -24,7 +24,7 @@ import org.apache.fluss.metadata.TablePath;
 /**
  * Sustained load: while the contender runs, a writer appends at a fixed total rate, round-robin, into K log
  * tables of freshness F, for a fixed period; every second the lag of every table (age of its oldest record
- * not yet in the lake, see {@link LagTracker}) is sampled.
+ * not yet in the lake, see {@link LagTracker}) is sampled; samples of the warm-up at the start are not counted.
  */
 public final class SteadyScenario implements Scenario {
 
@@ -36,6 +36,7 @@ public final class SteadyScenario implements Scenario {
     private final Duration freshness;
     private final long rate;
     private final Duration period;
+    private final Duration warmUp;
     private final long seed;
     private final BenchCluster cluster;
     private final Consumer<String> progress;
@@ -46,6 +47,7 @@ public final class SteadyScenario implements Scenario {
             Duration freshness,
             long rate,
             Duration period,
+            Duration warmUp,
             long seed,
             BenchCluster cluster,
             Consumer<String> progress) {
@@ -54,6 +56,7 @@ public final class SteadyScenario implements Scenario {
         this.freshness = freshness;
         this.rate = rate;
         this.period = period;
+        this.warmUp = warmUp;
         this.seed = seed;
         this.cluster = cluster;
         this.progress = progress;
@@ -139,7 +142,7 @@ public final class SteadyScenario implements Scenario {
                         note = failure.map(f -> "failed: " + f).orElse("writer failed: " + writerFailure.get());
                         break;
                     }
-                    sample(lag);
+                    sample(lag, System.nanoTime() - start >= warmUp.toNanos());
                     if (++sample % 30 == 0) {
                         progress.accept(String.format("  %d s: %,d rows written, max lag so far %.1f s", sample,
                                 written.get(), lag.stats().maxSeconds()));
@@ -164,7 +167,7 @@ public final class SteadyScenario implements Scenario {
             return new Outcome(false, wall, note, stats);
         }
 
-        private void sample(LagTracker lag) {
+        private void sample(LagTracker lag, boolean counted) {
             long now = System.currentTimeMillis();
             for (TablePath table : tables) {
                 Map<Integer, Long> ends = cluster.endOffsets(table, buckets).join();
@@ -172,7 +175,7 @@ public final class SteadyScenario implements Scenario {
                 ends.forEach((bucket, end) ->
                         lag.observe(table + "#" + bucket, now, end, lake.getOrDefault(bucket, 0L)));
             }
-            lag.endSample();
+            lag.endSample(counted);
         }
 
         /** Appends at {@code rate} rows per second in total, round-robin over the tables, until stopped. */

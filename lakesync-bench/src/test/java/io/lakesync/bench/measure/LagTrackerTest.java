@@ -21,6 +21,19 @@ class LagTrackerTest {
     }
 
     @Test
+    void uncountedSamplesKeepTheHistoryButStayOutOfTheStats() {
+        LagTracker tracker = new LagTracker();
+        tracker.observe("t#0", 0, 10, 0);
+        tracker.endSample(false);
+        tracker.observe("t#0", 5_000, 10, 0); // still pending since t=0, seen in the uncounted sample
+        assertThat(tracker.endSample(false)).isEqualTo(5_000);
+        tracker.observe("t#0", 6_000, 10, 0);
+        assertThat(tracker.endSample()).isEqualTo(6_000);
+        assertThat(tracker.stats().samples()).isEqualTo(1);
+        assertThat(tracker.stats().maxSeconds()).isEqualTo(6.0);
+    }
+
+    @Test
     void sampleLagIsTheWorstBucket() {
         LagTracker tracker = new LagTracker();
         tracker.observe("a#0", 0, 5, 0);
