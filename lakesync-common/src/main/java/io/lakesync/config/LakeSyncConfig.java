@@ -94,12 +94,16 @@ public final class LakeSyncConfig {
             }
         }
         for (ConfigOption<?> option : declared.values()) {
+            String problem;
             try {
-                options.get(option);
+                problem = LakeSyncOptions.invalidBecause(option, options.get(option));
             } catch (RuntimeException e) {
+                problem = rootMessage(e);
+            }
+            if (problem != null) {
                 throw new ConfigException(
                         "Invalid value '" + raw.get(option.key()) + "' for config key '" + option.key()
-                                + "' in " + source + ": " + rootMessage(e) + ". Default: "
+                                + "' in " + source + ": " + problem + ". Default: "
                                 + option.defaultValue() + ".");
             }
         }

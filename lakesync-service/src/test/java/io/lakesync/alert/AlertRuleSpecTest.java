@@ -3,6 +3,7 @@ package io.lakesync.alert;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.metrics.TableMetric;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
