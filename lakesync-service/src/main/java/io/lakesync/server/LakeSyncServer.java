@@ -125,7 +125,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             new HealthRoutes(bootstrapServers, clock, tracker::problems, engine::health),
                             new OpenApiRoutes(),
                             new TableRoutes(tracker),
-                            new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock)),
+                            new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock),
+                                    config.get(LakeSyncOptions.METRICS_REQUIRE_TOKEN)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
                             new AlertRoutes(alerting))));
@@ -166,6 +167,11 @@ public final class LakeSyncServer implements AutoCloseable {
     /** Base URL of the HTTP API, for example {@code http://127.0.0.1:8080}. */
     public URI url() {
         return http.url();
+    }
+
+    /** Every HTTP route this instance serves, as {@code "<METHOD> <path>"}. */
+    public List<String> routes() {
+        return http.routes();
     }
 
     /** The status of every table, as the API shows it. */
