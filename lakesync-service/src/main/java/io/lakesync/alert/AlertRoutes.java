@@ -56,8 +56,9 @@ public final class AlertRoutes implements HttpRoutes {
             router.get("/api/v1/alerts/rules/{name}", ctx -> ctx.json(AlertRuleSpec.of(alerting.rules().get(name(ctx, "Alert rule"))
                     .orElseThrow(() -> new NotFoundResponse("No alert rule '" + ctx.pathParam("name") + "'.")))), Role.VIEWER);
             router.put("/api/v1/alerts/rules/{name}", ctx -> {
+                String name = name(ctx, "Alert rule");
                 AlertRuleSpec body = RequestInput.body(ctx, AlertRuleSpec.class);
-                AlertRuleSpec named = new AlertRuleSpec(name(ctx, "Alert rule"), body.metric(), body.comparison(), body.threshold(),
+                AlertRuleSpec named = new AlertRuleSpec(name, body.metric(), body.comparison(), body.threshold(),
                         body.window(), body.forDuration(), body.tables(), body.severity(), body.channels(), body.enabled(), body.description());
                 AlertRule rule = named.toRule();
                 boolean created = alerting.rules().save(rule, actor(ctx).name());
@@ -70,8 +71,9 @@ public final class AlertRoutes implements HttpRoutes {
                 ctx.json(alerting.channels().list().stream().map(channel -> ChannelView.of(channel, role)).toList());
             }, Role.VIEWER);
             router.put("/api/v1/alerts/channels/{name}", ctx -> {
+                String name = name(ctx, "Channel");
                 ChannelSpec body = RequestInput.body(ctx, ChannelSpec.class);
-                ChannelConfig channel = ChannelConfig.parse(name(ctx, "Channel"), body.type(), body.url());
+                ChannelConfig channel = ChannelConfig.parse(name, body.type(), body.url());
                 Principal caller = actor(ctx);
                 boolean replacesWebhook = alerting.channels().get(channel.name())
                         .filter(existing -> existing.type() == ChannelConfig.Type.WEBHOOK).isPresent();
