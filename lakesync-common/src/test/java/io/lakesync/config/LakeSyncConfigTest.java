@@ -112,6 +112,8 @@ class LakeSyncConfigTest {
                     .hasMessageContaining("'" + key + "'")
                     .hasMessageContaining("must be more than 0");
         }
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "0ms"), "test"))
+                .hasMessageEndingWith("Default: 1 s.");
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("status.refresh-interval", "-5s"), "test"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'status.refresh-interval'");
