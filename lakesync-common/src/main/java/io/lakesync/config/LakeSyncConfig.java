@@ -7,6 +7,7 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,6 +18,7 @@ import java.util.TreeMap;
 import org.apache.fluss.config.ConfigOption;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
+import org.apache.fluss.utils.TimeUtils;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -94,13 +96,17 @@ public final class LakeSyncConfig {
             }
         }
         for (ConfigOption<?> option : declared.values()) {
+            String problem;
             try {
-                options.get(option);
+                problem = LakeSyncOptions.invalidBecause(option, options.get(option));
             } catch (RuntimeException e) {
+                problem = rootMessage(e);
+            }
+            if (problem != null) {
                 throw new ConfigException(
                         "Invalid value '" + raw.get(option.key()) + "' for config key '" + option.key()
-                                + "' in " + source + ": " + rootMessage(e) + ". Default: "
-                                + option.defaultValue() + ".");
+                                + "' in " + source + ": " + problem + ". Default: "
+                                + displayed(option.defaultValue()) + ".");
             }
         }
         if (!"paimon".equals(options.get(LakeSyncOptions.DATALAKE_FORMAT))) {
@@ -188,6 +194,10 @@ public final class LakeSyncConfig {
                 out.put(key, String.valueOf(value));
             }
         }
+    }
+
+    private static String displayed(Object value) {
+        return value instanceof Duration duration ? TimeUtils.formatWithHighestUnit(duration) : String.valueOf(value);
     }
 
     private static String rootMessage(Throwable e) {

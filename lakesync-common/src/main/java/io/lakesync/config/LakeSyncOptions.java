@@ -258,7 +258,28 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription("How long one webhook request may take before it counts as failed.");
 
+    // API hardening: who may scrape /metrics.
+
+    public static final ConfigOption<Boolean> METRICS_REQUIRE_TOKEN =
+            key("metrics.require-token")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Whether GET /metrics needs an API token (any role) like the rest of the API. "
+                                    + "Off by default, so Prometheus scrapes without one.");
+
     private LakeSyncOptions() {}
+
+    /**
+     * Why {@code value} cannot work for {@code option}, or null if it can. Every duration must be more than zero:
+     * a zero interval or backoff would turn a wait into a busy loop.
+     */
+    static String invalidBecause(ConfigOption<?> option, Object value) {
+        if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
+            return "a duration must be more than 0, for example 1s";
+        }
+        return null;
+    }
 
     /** All declared options, in declaration order. */
     public static List<ConfigOption<?>> all() {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -100,6 +101,24 @@ class LakeSyncConfigTest {
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "soon"), "test"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'tiering.poll-interval'");
+    }
+
+    @Test
+    void zeroOrNegativeDurationsAreRefusedNamingTheKey() {
+        for (String key : List.of("tiering.poll-interval", "tiering.retry.initial-backoff", "alert.webhook.initial-backoff")) {
+            assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of(key, "0s"), "test"))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("'0s'")
+                    .hasMessageContaining("'" + key + "'")
+                    .hasMessageContaining("must be more than 0");
+        }
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "0ms"), "test"))
+                .hasMessageEndingWith("Default: 1 s.");
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("status.refresh-interval", "-5s"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'status.refresh-interval'");
+        assertThat(LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "1ms"), "test")
+                .get(LakeSyncOptions.TIERING_POLL_INTERVAL)).isEqualTo(Duration.ofMillis(1));
     }
 
     @Test

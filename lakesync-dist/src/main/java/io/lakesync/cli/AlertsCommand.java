@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
         description = "Manages alert rules and notification channels, and shows alert history.",
         subcommands = {AlertsCommand.Rules.class, AlertsCommand.SetRule.class, AlertsCommand.DeleteRule.class,
             AlertsCommand.Channels.class, AlertsCommand.SetChannel.class, AlertsCommand.DeleteChannel.class,
-            AlertsCommand.Events.class})
+            AlertsCommand.Events.class, AlertsCommand.Metrics.class})
 final class AlertsCommand {
 
     @Command(name = "rules", mixinStandardHelpOptions = true, description = "Lists the alert rules.")
@@ -75,6 +75,20 @@ final class AlertsCommand {
         void run(PrintWriter out) throws Exception {
             api.delete("/api/v1/alerts/rules/" + name);
             out.println("Alert rule '" + name + "' deleted");
+        }
+    }
+
+    @Command(name = "metrics", mixinStandardHelpOptions = true,
+            description = "Lists the per-table metrics rules can watch (--metric takes the id or the Prometheus name).")
+    static final class Metrics extends ClientCommand {
+        @Override
+        void run(PrintWriter out) throws Exception {
+            TextTable table = new TextTable("METRIC", "PROMETHEUS NAME", "UNIT", "KIND", "MEANING");
+            for (JsonNode m : api.get("/api/v1/metrics/catalogue")) {
+                table.row(m.get("id").asText(), m.get("prometheusName").asText(), m.get("unit").asText(),
+                        m.get("counter").asBoolean() ? "counter" : "gauge", m.get("help").asText());
+            }
+            table.print(out);
         }
     }
 

@@ -50,6 +50,9 @@ class ClientCommandsTest extends TieringTestBase {
             assertThat(badName.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
             assertThat(badName.err()).contains("<database>.<table>");
 
+            assertThat(run("alerts", "metrics", "--url", url, "--token", VIEWER).out())
+                    .containsPattern("syncLatencyMs +lakesync_table_tierLag +milliseconds +gauge")
+                    .containsPattern("failuresTotal +lakesync_table_failuresTotal +rounds +counter");
             assertThat(run("alerts", "set-channel", "ops", "--type", "log", "--url", url, "--token", OWNER).exitCode()).isZero();
             assertThat(run("alerts", "set-rule", "slow", "--metric", "syncLatencyMs", "--comparison", ">",
                     "--threshold", "5min", "--for", "2min", "--channel", "ops", "--url", url, "--token", OWNER).exitCode()).isZero();

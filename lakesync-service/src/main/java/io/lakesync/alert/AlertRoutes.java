@@ -2,11 +2,13 @@ package io.lakesync.alert;
 
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import io.javalin.http.ForbiddenResponse;
 import io.javalin.http.NotFoundResponse;
 import io.lakesync.auth.JavalinAuth;
+import io.lakesync.auth.Principal;
 import io.lakesync.auth.Role;
 import io.lakesync.server.HttpRoutes;
-import java.time.Instant;
+import io.lakesync.server.RequestInput;
 import java.util.Map;
 
 /**
@@ -18,13 +20,28 @@ import java.util.Map;
  *   GET    /api/v1/alerts/events?active=true|rule=|table=|since=|limit=
  * </pre>
  *
- * Reads need a viewer, changes an operator. A bad rule answers 400 naming the field; deleting a channel that
+ * Reads need a viewer, changes an operator; a webhook channel can be created or replaced only by an owner (its
+ * URL usually holds a secret, and it decides where alerts go), and only an owner sees webhook URLs: others get
+ * them redacted. A bad rule, channel or query parameter answers 400 naming the field; deleting a channel that
  * rules still use answers 409 naming them.
  */
 public final class AlertRoutes implements HttpRoutes {
 
     /** The body of {@code PUT /api/v1/alerts/channels/{name}}. */
     record ChannelSpec(String type, String url) {}
+
+    /** A channel as the API shows it; {@code urlRedacted} says {@code url} was masked for the caller. */
+    record ChannelView(String name, ChannelConfig.Type type, String url, boolean urlRedacted) {
+
+        static ChannelView of(ChannelConfig channel, Role viewer) {
+            boolean redact = channel.url() != null && !viewer.includes(Role.OWNER);
+            return new ChannelView(channel.name(), channel.type(),
+                    redact ? channel.redactedUrl() : channel.url() == null ? null : channel.url().toString(), redact);
+        }
+    }
+
+    /** Most events one history call returns. */
+    static final int MAX_EVENTS = 10_000;
 
     private final Alerting alerting;
 
@@ -36,45 +53,60 @@ public final class AlertRoutes implements HttpRoutes {
     public void addTo(JavalinConfig config) {
         config.router.mount(router -> {
             router.get("/api/v1/alerts/rules", ctx -> ctx.json(alerting.rules().list().stream().map(AlertRuleSpec::of).toList()), Role.VIEWER);
-            router.get("/api/v1/alerts/rules/{name}", ctx -> ctx.json(AlertRuleSpec.of(alerting.rules().get(ctx.pathParam("name"))
+            router.get("/api/v1/alerts/rules/{name}", ctx -> ctx.json(AlertRuleSpec.of(alerting.rules().get(name(ctx, "Alert rule"))
                     .orElseThrow(() -> new NotFoundResponse("No alert rule '" + ctx.pathParam("name") + "'.")))), Role.VIEWER);
             router.put("/api/v1/alerts/rules/{name}", ctx -> {
-                AlertRuleSpec body = ctx.bodyAsClass(AlertRuleSpec.class);
-                AlertRuleSpec named = new AlertRuleSpec(ctx.pathParam("name"), body.metric(), body.comparison(), body.threshold(),
+                String name = name(ctx, "Alert rule");
+                AlertRuleSpec body = RequestInput.body(ctx, AlertRuleSpec.class);
+                AlertRuleSpec named = new AlertRuleSpec(name, body.metric(), body.comparison(), body.threshold(),
                         body.window(), body.forDuration(), body.tables(), body.severity(), body.channels(), body.enabled(), body.description());
-                boolean created = alerting.rules().save(named.toRule(), actor(ctx));
-                ctx.status(created ? 201 : 200).json(named);
+                AlertRule rule = named.toRule();
+                boolean created = alerting.rules().save(rule, actor(ctx).name());
+                ctx.status(created ? 201 : 200).json(AlertRuleSpec.of(rule));
             }, Role.OPERATOR);
-            router.delete("/api/v1/alerts/rules/{name}", ctx -> deleted(ctx, alerting.rules().delete(ctx.pathParam("name"), actor(ctx)), "alert rule"), Role.OPERATOR);
+            router.delete("/api/v1/alerts/rules/{name}", ctx -> deleted(ctx, alerting.rules().delete(name(ctx, "Alert rule"), actor(ctx).name()), "alert rule"), Role.OPERATOR);
 
-            router.get("/api/v1/alerts/channels", ctx -> ctx.json(alerting.channels().list()), Role.VIEWER);
+            router.get("/api/v1/alerts/channels", ctx -> {
+                Role role = actor(ctx).role();
+                ctx.json(alerting.channels().list().stream().map(channel -> ChannelView.of(channel, role)).toList());
+            }, Role.VIEWER);
             router.put("/api/v1/alerts/channels/{name}", ctx -> {
-                ChannelSpec body = ctx.bodyAsClass(ChannelSpec.class);
-                ChannelConfig channel = ChannelConfig.parse(ctx.pathParam("name"), body.type(), body.url());
-                boolean created = alerting.channels().save(channel, actor(ctx));
-                ctx.status(created ? 201 : 200).json(channel);
+                String name = name(ctx, "Channel");
+                ChannelSpec body = RequestInput.body(ctx, ChannelSpec.class);
+                ChannelConfig channel = ChannelConfig.parse(name, body.type(), body.url());
+                Principal caller = actor(ctx);
+                boolean replacesWebhook = alerting.channels().get(channel.name())
+                        .filter(existing -> existing.type() == ChannelConfig.Type.WEBHOOK).isPresent();
+                if ((channel.type() == ChannelConfig.Type.WEBHOOK || replacesWebhook) && !caller.role().includes(Role.OWNER)) {
+                    throw new ForbiddenResponse("Forbidden: only an owner may create or change a webhook channel ('"
+                            + channel.name() + "'), since its URL decides where alerts and their details go; token '"
+                            + caller.name() + "' has role " + caller.role().label() + ".");
+                }
+                boolean created = alerting.channels().save(channel, caller.name());
+                ctx.status(created ? 201 : 200).json(ChannelView.of(channel, caller.role()));
             }, Role.OPERATOR);
-            router.delete("/api/v1/alerts/channels/{name}", ctx -> deleted(ctx, alerting.channels().delete(ctx.pathParam("name"), actor(ctx)), "channel"), Role.OPERATOR);
+            router.delete("/api/v1/alerts/channels/{name}", ctx -> deleted(ctx, alerting.channels().delete(name(ctx, "Channel"), actor(ctx).name()), "channel"), Role.OPERATOR);
 
             router.get("/api/v1/alerts/events", ctx -> {
-                if (Boolean.parseBoolean(ctx.queryParam("active"))) {
+                if (RequestInput.booleanQuery(ctx, "active").orElse(false)) {
                     ctx.json(alerting.events().active());
                     return;
                 }
-                String since = ctx.queryParam("since");
-                String limit = ctx.queryParam("limit");
                 ctx.json(alerting.events().history(new AlertHistoryQuery(
                         ctx.queryParam("rule"),
                         ctx.queryParam("table"),
-                        since == null ? null : Instant.parse(since),
-                        limit == null ? 100 : Integer.parseInt(limit))));
+                        RequestInput.instantQuery(ctx, "since").orElse(null),
+                        RequestInput.intQuery(ctx, "limit", 1, MAX_EVENTS).orElse(100))));
             }, Role.VIEWER);
 
-            router.exception(InvalidAlertConfigException.class, (e, ctx) ->
-                    ctx.status(400).json(Map.of("error", e.getMessage(), "field", e.field())));
             router.exception(ChannelInUseException.class, (e, ctx) ->
                     ctx.status(409).json(Map.of("error", e.getMessage(), "rules", e.rules())));
         });
+    }
+
+    /** The {@code {name}} path parameter, checked against the naming rule of rules and channels. */
+    private static String name(Context ctx, String subject) {
+        return Names.check(subject, "name", ctx.pathParam("name"));
     }
 
     private static void deleted(Context ctx, boolean existed, String what) {
@@ -84,7 +116,7 @@ public final class AlertRoutes implements HttpRoutes {
         ctx.status(204);
     }
 
-    private static String actor(Context ctx) {
-        return JavalinAuth.principal(ctx).name();
+    private static Principal actor(Context ctx) {
+        return JavalinAuth.principal(ctx);
     }
 }

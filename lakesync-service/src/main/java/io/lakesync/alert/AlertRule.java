@@ -1,5 +1,6 @@
 package io.lakesync.alert;
 
+import io.lakesync.metrics.TableMetric;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.lakesync.alert;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.lakesync.metrics.TableMetric;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +15,8 @@ import org.apache.fluss.utils.TimeUtils;
  * "for": "2min", "tables": "fluss.*", "severity": "critical", "channels": ["ops-webhook"]}}.
  *
  * @param name required; letters, digits, '.', '_', '-'
- * @param metric required; a {@link TableMetric} id such as {@code syncLatencyMs}
+ * @param metric required; a {@link TableMetric} id such as {@code syncLatencyMs}, or its Prometheus name such as
+ *     {@code tierLag} (stored and shown as the id)
  * @param comparison required; one of {@code > >= < <=}
  * @param threshold required; a number, or for the {@code ...Ms} metrics also a duration such as {@code 5min}
  * @param window counters only: compare the increase over this duration, for example {@code 10min}
@@ -44,9 +46,10 @@ public record AlertRuleSpec(
     /** @throws InvalidAlertConfigException naming the first field that is missing or wrong */
     public AlertRule toRule() {
         String subject = "Alert rule '" + name + "'";
-        TableMetric parsedMetric = TableMetric.byId(required(subject, "metric", metric)).orElseThrow(() ->
+        TableMetric parsedMetric = TableMetric.byName(required(subject, "metric", metric).trim()).orElseThrow(() ->
                 new InvalidAlertConfigException(subject, "metric",
-                        "must be one of " + TableMetric.ids(false) + "; got '" + metric + "'."));
+                        "must be one of " + TableMetric.ids(false) + " (or its Prometheus name, such as tierLag); got '"
+                                + metric + "'."));
         Comparison parsedComparison = Comparison.bySymbol(required(subject, "comparison", comparison).trim())
                 .orElseThrow(() -> new InvalidAlertConfigException(subject, "comparison",
                         "must be one of >, >=, <, <=; got '" + comparison + "'."));

@@ -43,6 +43,11 @@ public record ChannelConfig(String name, Type type, URI url) {
         }
     }
 
+    /** The URL as callers who may not see it get it: its scheme only, for example {@code https://***}. */
+    public String redactedUrl() {
+        return url == null ? null : url.getScheme() + "://***";
+    }
+
     /** A log channel. */
     public static ChannelConfig log(String name) {
         return new ChannelConfig(name, Type.LOG, null);

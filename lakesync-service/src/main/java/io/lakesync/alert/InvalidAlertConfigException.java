@@ -1,12 +1,13 @@
 package io.lakesync.alert;
 
+import io.lakesync.server.InvalidInputException;
+
 /**
  * An alert rule or notification channel was refused; {@link #field()} names the offending field and the message
- * says what was wrong and what is accepted. The HTTP layer answers it with 400.
+ * says what was wrong and what is accepted. The HTTP layer answers it with 400, like every
+ * {@link InvalidInputException}.
  */
-public class InvalidAlertConfigException extends IllegalArgumentException {
-
-    private final String field;
+public class InvalidAlertConfigException extends InvalidInputException {
 
     /**
      * @param subject what was refused, for example {@code Alert rule 'lag'}
@@ -14,11 +15,6 @@ public class InvalidAlertConfigException extends IllegalArgumentException {
      * @param problem what is wrong with it
      */
     public InvalidAlertConfigException(String subject, String field, String problem) {
-        super(subject + ": '" + field + "' " + problem);
-        this.field = field;
-    }
-
-    public String field() {
-        return field;
+        super(field, subject + ": '" + field + "' " + problem);
     }
 }

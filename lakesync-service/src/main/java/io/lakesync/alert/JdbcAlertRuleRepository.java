@@ -1,5 +1,6 @@
 package io.lakesync.alert;
 
+import io.lakesync.metrics.TableMetric;
 import io.lakesync.state.Sql;
 import io.lakesync.state.StateStore;
 import java.sql.ResultSet;
@@ -107,7 +108,7 @@ final class JdbcAlertRuleRepository implements AlertRuleRepository {
         Long windowMs = Sql.nullableLong(row, "window_ms");
         return new AlertRule(
                 name,
-                TableMetric.byId(metric).orElseThrow(() -> new IllegalStateException(
+                TableMetric.byName(metric).orElseThrow(() -> new IllegalStateException(
                         "Stored alert rule '" + name + "' watches unknown metric '" + metric + "'")),
                 Comparison.bySymbol(comparison).orElseThrow(() -> new IllegalStateException(
                         "Stored alert rule '" + name + "' has unknown comparison '" + comparison + "'")),

@@ -1,5 +1,6 @@
 package io.lakesync.alert;
 
+import io.lakesync.metrics.TableMetric;
 import java.util.Map;
 
 /**

@@ -3,6 +3,7 @@ package io.lakesync.catalog;
 import io.javalin.config.JavalinConfig;
 import io.lakesync.auth.Role;
 import io.lakesync.server.HttpRoutes;
+import io.lakesync.server.RequestInput;
 import java.util.Map;
 import org.apache.fluss.metadata.TablePath;
 
@@ -23,7 +24,7 @@ public final class LakeTableRoutes implements HttpRoutes {
         config.router.mount(router -> {
             router.get("/api/v1/lake/retained", ctx -> ctx.json(lake.retainedTables()), Role.VIEWER);
             router.delete("/api/v1/lake/retained/{db}/{table}", ctx -> {
-                TablePath path = TablePath.of(ctx.pathParam("db"), ctx.pathParam("table"));
+                TablePath path = RequestInput.tablePath(ctx);
                 lake.deleteRetained(path);
                 ctx.json(Map.of("deleted", path.toString()));
             }, Role.OPERATOR);

@@ -6,11 +6,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.function.ToDoubleFunction;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -21,14 +20,11 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 /**
  * Per-table metrics for Prometheus, read from the status tracker at scrape time, so the numbers always match
- * the API. Names follow Fluss's own lake tiering metrics where one exists ({@code tierLag},
- * {@code tieredTimestamp}, {@code tierDuration}, {@code failuresTotal}, {@code pendingRecords}) under the
- * {@code lakesync_table_} prefix, labelled by {@code database} and {@code table}. Durations and times are in
- * milliseconds, as in Fluss.
+ * the API: every {@link TableMetric} of the catalogue as a gauge labelled by {@code database} and {@code table},
+ * plus {@code lakesync_table_state}, 1 for the table's current state and 0 for the others. Durations and times
+ * are in milliseconds, as in Fluss.
  */
 public final class TableMetricsCollector implements MultiCollector {
-
-    private static final String PREFIX = "lakesync_table_";
 
     private final Supplier<List<TableStatus>> tables;
     private final Clock clock;
@@ -45,21 +41,11 @@ public final class TableMetricsCollector implements MultiCollector {
     public MetricSnapshots collect() {
         List<TableStatus> statuses = tables.get();
         List<MetricSnapshot> metrics = new ArrayList<>();
-        metrics.add(gauge(statuses, "tierLag", "Sync latency: age of the oldest record not yet in the lake (0 when idle).", s -> s.syncLatency().toMillis()));
-        metrics.add(gauge(statuses, "tieredTimestamp", "When Paimon committed the lake snapshot the coordinator serves (epoch ms; 0 if none).", s -> s.lakeCommittedAt() == null ? 0 : s.lakeCommittedAt().toEpochMilli()));
-        metrics.add(gauge(statuses, "checkpointAge", "How long the lake checkpoint has not advanced while data is pending.", s -> s.checkpointAge().toMillis()));
-        metrics.add(gauge(statuses, "pendingRecords", "Records in Fluss not yet in the lake.", TableStatus::pendingRecords));
-        metrics.add(gauge(statuses, "lakeSnapshotId", "Lake snapshot id of the sync checkpoint (-1 if none).", s -> s.lakeSnapshotId() == null ? -1 : s.lakeSnapshotId()));
-        metrics.add(gauge(statuses, "freshness", "The table's table.datalake.freshness.", s -> s.freshness().toMillis()));
-        metrics.add(gauge(statuses, "tierDuration", "Duration of the last round this instance ran.", s -> s.activity().lastRoundDuration() == null ? 0 : s.activity().lastRoundDuration().toMillis()));
-        metrics.add(gauge(statuses, "roundsTotal", "Rounds this instance completed.", s -> s.activity().rounds()));
-        metrics.add(gauge(statuses, "failuresTotal", "Rounds this instance saw fail.", s -> s.activity().failures()));
-        metrics.add(gauge(statuses, "rowsTieredTotal", "Records this instance tiered.", s -> s.activity().rowsTiered()));
-        metrics.add(gauge(statuses, "bytesTieredTotal", "Bytes of lake files this instance wrote.", s -> s.activity().bytesTiered()));
-        metrics.add(gauge(statuses, "observationAge", "How long ago the figures were read from Fluss and the lake; grows while observations fail.", s -> Math.max(0, Duration.between(s.observedAt(), clock.instant()).toMillis())));
-        metrics.add(gauge(statuses, "stale", "1 while the table cannot be observed and the figures are the last known ones, else 0.", s -> s.stale() ? 1 : 0));
-        metrics.add(gauge(statuses, "filesWrittenTotal", "Lake files this instance wrote.", s -> s.activity().filesWritten()));
-        GaugeSnapshot.Builder state = GaugeSnapshot.builder().name(PREFIX + "state").help("1 for the table's current state.");
+        Instant now = clock.instant();
+        for (TableMetric metric : TableMetric.values()) {
+            metrics.add(gauge(statuses, metric, now));
+        }
+        GaugeSnapshot.Builder state = GaugeSnapshot.builder().name(TableMetric.PROMETHEUS_PREFIX + "state").help("1 for the table's current state.");
         for (TableStatus status : statuses) {
             for (TableState candidate : TableState.values()) {
                 state.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
@@ -83,14 +69,17 @@ public final class TableMetricsCollector implements MultiCollector {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static GaugeSnapshot gauge(
-            List<TableStatus> statuses, String name, String help, ToDoubleFunction<TableStatus> value) {
-        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(PREFIX + name).help(help);
+    /** One gauge per catalogue metric (counters too: their values restart with the instance); no point if absent. */
+    private static GaugeSnapshot gauge(List<TableStatus> statuses, TableMetric metric, Instant now) {
+        GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(metric.prometheusName()).help(metric.help());
         for (TableStatus status : statuses) {
-            gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                    .labels(labels(status))
-                    .value(value.applyAsDouble(status))
-                    .build());
+            Double value = metric.read(status, now);
+            if (value != null) {
+                gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                        .labels(labels(status))
+                        .value(value)
+                        .build());
+            }
         }
         return gauge.build();
     }

@@ -13,19 +13,25 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The HTTP server of one lakesync instance: Javalin on {@code service.host}:{@code service.port} with every
- * {@link HttpRoutes} mounted. JSON is written by Jackson with times as ISO-8601 strings.
+ * {@link HttpRoutes} mounted. JSON is written by Jackson with times as ISO-8601 strings. Refused input is answered
+ * in one place: any {@link InvalidInputException} (see {@link RequestInput}) becomes 400 with
+ * {@code {"error": ..., "field": ...}}.
  */
 public final class HttpApi implements AutoCloseable {
 
     private final Javalin javalin;
     private final URI url;
+    private final List<String> routes;
 
-    private HttpApi(Javalin javalin, String host) {
+    private HttpApi(Javalin javalin, String host, List<String> routes) {
         this.javalin = javalin;
         this.url = URI.create("http://" + host + ":" + javalin.port());
+        this.routes = List.copyOf(routes);
     }
 
     /** Starts listening, or fails with a {@link ConfigException} naming {@code service.port} if it is taken. */
@@ -34,10 +40,18 @@ public final class HttpApi implements AutoCloseable {
                 JavalinJackson.Companion.defaultMapper()
                         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                         .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
+        List<String> registered = new CopyOnWriteArrayList<>();
         Javalin javalin =
                 Javalin.create(javalinConfig -> {
                     javalinConfig.showJavalinBanner = false;
                     javalinConfig.jsonMapper(new JavalinJackson(mapper, false));
+                    javalinConfig.events.handlerAdded(handler -> {
+                        if (handler.getHttpMethod().isHttpMethod()) {
+                            registered.add(handler.getHttpMethod() + " " + handler.getPath());
+                        }
+                    });
+                    javalinConfig.router.mount(router -> router.exception(InvalidInputException.class, (e, ctx) ->
+                            ctx.status(400).json(Map.of("error", e.getMessage(), "field", e.field()))));
                     routes.forEach(route -> route.addTo(javalinConfig));
                 });
         String host = config.get(LakeSyncOptions.SERVICE_HOST);
@@ -48,7 +62,7 @@ public final class HttpApi implements AutoCloseable {
             javalin.stop();
             throw e instanceof JavalinBindException ? portInUse(host, port) : e;
         }
-        return new HttpApi(javalin, host);
+        return new HttpApi(javalin, host, registered);
     }
 
     /**
@@ -98,6 +112,11 @@ public final class HttpApi implements AutoCloseable {
     /** Base URL of the API, for example {@code http://127.0.0.1:8080}. */
     public URI url() {
         return url;
+    }
+
+    /** Every route served, as {@code "<METHOD> <path>"} (for example {@code "GET /api/v1/tables/{db}/{table}"}). */
+    public List<String> routes() {
+        return routes;
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.lakesync.server;
 
 import io.lakesync.alert.AlertRoutes;
 import io.lakesync.alert.Alerting;
-import io.lakesync.alert.TableMetric;
 import io.lakesync.alert.TableMetricsSource;
 import io.lakesync.auth.Authenticator;
 import io.lakesync.auth.JavalinAuth;
@@ -13,11 +12,11 @@ import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.metrics.MetricsRoutes;
+import io.lakesync.metrics.TableMetric;
 import io.lakesync.metrics.TableMetricsCollector;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ClusterObserver;
 import io.lakesync.status.TableRoutes;
-import io.lakesync.status.TableState;
 import io.lakesync.status.TableStatus;
 import io.lakesync.status.TableStatusTracker;
 import io.lakesync.switches.ServiceSwitchControl;
@@ -31,6 +30,7 @@ import io.lakesync.tiering.round.RoundHooks;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -125,7 +125,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             new HealthRoutes(bootstrapServers, clock, tracker::problems, engine::health),
                             new OpenApiRoutes(),
                             new TableRoutes(tracker),
-                            new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock)),
+                            new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock),
+                                    config.get(LakeSyncOptions.METRICS_REQUIRE_TOKEN)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
                             new AlertRoutes(alerting))));
@@ -146,25 +147,13 @@ public final class LakeSyncServer implements AutoCloseable {
         return refreshes;
     }
 
-    /** What alert rules evaluate: each table's status as metric id to value. */
+    /** What alert rules evaluate: each table's catalogue metrics, by id. */
     private static TableMetricsSource metricsOf(TableStatusTracker tracker, Clock clock) {
         return () -> {
+            Instant now = clock.instant();
             Map<String, Map<String, Double>> snapshot = new HashMap<>();
             for (TableStatus status : tracker.tables()) {
-                Map<String, Double> metrics = new HashMap<>();
-                metrics.put(TableMetric.SYNC_LATENCY_MS.id(), (double) status.syncLatency().toMillis());
-                metrics.put(TableMetric.CHECKPOINT_AGE_MS.id(), (double) status.checkpointAge().toMillis());
-                metrics.put(TableMetric.PENDING_RECORDS.id(), (double) status.pendingRecords());
-                metrics.put(TableMetric.FAILURES_TOTAL.id(), (double) status.activity().failures());
-                metrics.put(TableMetric.ROUNDS_TOTAL.id(), (double) status.activity().rounds());
-                metrics.put(TableMetric.ROWS_TIERED_TOTAL.id(), (double) status.activity().rowsTiered());
-                metrics.put(TableMetric.OBSERVATION_AGE_MS.id(),
-                        (double) Math.max(0, Duration.between(status.observedAt(), clock.instant()).toMillis()));
-                metrics.put(TableMetric.STATE_UNKNOWN.id(), status.state() == TableState.UNKNOWN ? 1.0 : 0.0);
-                if (status.activity().lastRoundDuration() != null) {
-                    metrics.put(TableMetric.TIER_DURATION_MS.id(), (double) status.activity().lastRoundDuration().toMillis());
-                }
-                snapshot.put(status.name(), metrics);
+                snapshot.put(status.name(), TableMetric.readAll(status, now));
             }
             return snapshot;
         };
@@ -178,6 +167,11 @@ public final class LakeSyncServer implements AutoCloseable {
     /** Base URL of the HTTP API, for example {@code http://127.0.0.1:8080}. */
     public URI url() {
         return http.url();
+    }
+
+    /** Every HTTP route this instance serves, as {@code "<METHOD> <path>"}. */
+    public List<String> routes() {
+        return http.routes();
     }
 
     /** The status of every table, as the API shows it. */

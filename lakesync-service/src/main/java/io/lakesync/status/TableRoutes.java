@@ -4,6 +4,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.NotFoundResponse;
 import io.lakesync.auth.Role;
 import io.lakesync.server.HttpRoutes;
+import io.lakesync.server.RequestInput;
 import java.util.List;
 import org.apache.fluss.metadata.TablePath;
 
@@ -24,7 +25,7 @@ public final class TableRoutes implements HttpRoutes {
         config.router.mount(router -> {
             router.get("/api/v1/tables", ctx -> ctx.json(tracker.tables().stream().map(s -> TableView.of(s, null)).toList()), Role.VIEWER);
             router.get("/api/v1/tables/{db}/{table}", ctx -> {
-                TablePath path = TablePath.of(ctx.pathParam("db"), ctx.pathParam("table"));
+                TablePath path = RequestInput.tablePath(ctx);
                 TableStatus status = tracker.table(path)
                         .orElseThrow(() -> new NotFoundResponse("No table " + path + " (it may not exist, or the status is still loading)."));
                 ctx.json(TableView.of(status, tracker.history(path)));

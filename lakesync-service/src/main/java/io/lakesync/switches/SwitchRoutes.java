@@ -6,6 +6,7 @@ import io.lakesync.auth.JavalinAuth;
 import io.lakesync.auth.Role;
 import io.lakesync.catalog.CheckResult;
 import io.lakesync.server.HttpRoutes;
+import io.lakesync.server.RequestInput;
 import io.lakesync.state.ServiceSwitchRepository;
 import java.util.List;
 import java.util.Map;
@@ -45,22 +46,23 @@ public final class SwitchRoutes implements HttpRoutes {
                 ctx.json(Map.of("enabled", false));
             }, Role.OWNER);
             router.post("/api/v1/tables/{db}/{table}/enable", ctx -> {
-                tables.enable(path(ctx), actor(ctx));
-                ctx.json(Map.of("table", path(ctx).toString(), "enabled", true));
+                TablePath path = RequestInput.tablePath(ctx);
+                tables.enable(path, actor(ctx));
+                ctx.json(Map.of("table", path.toString(), "enabled", true));
             }, Role.OPERATOR);
             router.post("/api/v1/tables/{db}/{table}/disable", ctx -> {
-                tables.disable(path(ctx), actor(ctx));
-                ctx.json(Map.of("table", path(ctx).toString(), "enabled", false));
+                TablePath path = RequestInput.tablePath(ctx);
+                tables.disable(path, actor(ctx));
+                ctx.json(Map.of("table", path.toString(), "enabled", false));
             }, Role.OPERATOR);
-            router.post("/api/v1/tables/{db}/{table}/adopt", ctx -> ctx.json(tables.adopt(
-                    path(ctx), Boolean.parseBoolean(ctx.queryParam("keepOldKeys")), actor(ctx))), Role.OPERATOR);
+            router.post("/api/v1/tables/{db}/{table}/adopt", ctx -> {
+                TablePath path = RequestInput.tablePath(ctx);
+                boolean keepOldKeys = RequestInput.booleanQuery(ctx, "keepOldKeys").orElse(false);
+                ctx.json(tables.adopt(path, keepOldKeys, actor(ctx)));
+            }, Role.OPERATOR);
             router.exception(SwitchRefusedException.class,
                     (e, ctx) -> ctx.status(409).json(new Refusal(e.getMessage(), e.checks())));
         });
-    }
-
-    private static TablePath path(Context ctx) {
-        return TablePath.of(ctx.pathParam("db"), ctx.pathParam("table"));
     }
 
     private static String actor(Context ctx) {

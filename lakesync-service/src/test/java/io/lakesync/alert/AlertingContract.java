@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.metrics.TableMetric;
 import io.lakesync.state.ManualClock;
 import io.lakesync.state.StateStore;
 import java.net.ServerSocket;

@@ -1,5 +1,6 @@
 package io.lakesync.alert;
 
+import io.lakesync.metrics.TableMetric;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,35 @@ class TableMetricsCollectorTest {
                 .contains("lakesync_table_state{database=\"shop\",state=\"LAGGING\",table=\"orders\"} 1")
                 .contains("lakesync_table_state{database=\"shop\",state=\"UP_TO_DATE\",table=\"orders\"} 0")
                 .contains("lakesync_table_observationAge{database=\"shop\",table=\"orders\"} 5000")
-                .contains("lakesync_table_stale{database=\"shop\",table=\"orders\"} 0");
+                .contains("lakesync_table_stale{database=\"shop\",table=\"orders\"} 0")
+                .doesNotContain("lakesync_table_tierDuration{");
+        for (TableMetric metric : TableMetric.values()) {
+            if (metric != TableMetric.TIER_DURATION_MS) {
+                assertThat(text).contains("# HELP " + metric.prometheusName() + " " + metric.help());
+            }
+        }
+    }
+
+    @Test
+    void alertRulesSeeTheSameCatalogueValuesByIdOmittingThoseWithoutValue() {
+        Instant now = Instant.parse("2026-11-30T10:00:00Z");
+        TableStatus status = TableStatusModel.derive(
+                new TableObservation(TablePath.of("shop", "orders"), 3, true, Duration.ofSeconds(30), null, null,
+                        List.of(new BucketCheckpoint(null, 0, -1, 10)), now.minusSeconds(7), now),
+                EngineActivity.NONE, true, null);
+
+        Map<String, Double> values = TableMetric.readAll(status, now.plusSeconds(2));
+
+        assertThat(values)
+                .containsEntry("syncLatencyMs", 7000.0)
+                .containsEntry("pendingRecords", 10.0)
+                .containsEntry("freshnessMs", 30_000.0)
+                .containsEntry("observationAgeMs", 2000.0)
+                .containsEntry("stateUnknown", 0.0)
+                .doesNotContainKeys("tieredTimestamp", "lakeSnapshotId", "tierDurationMs");
+        assertThat(TableMetric.byName("tierLag")).contains(TableMetric.SYNC_LATENCY_MS);
+        assertThat(TableMetric.byName("lakesync_table_pendingRecords")).contains(TableMetric.PENDING_RECORDS);
+        assertThat(TableMetric.byName("latency")).isEmpty();
     }
 
     @Test

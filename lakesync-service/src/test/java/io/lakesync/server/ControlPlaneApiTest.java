@@ -87,8 +87,8 @@ class ControlPlaneApiTest extends TieringTestBase {
                 assertThat(status.get("syncLatencyMs").asLong()).isPositive();
             });
 
-            put("/api/v1/alerts/channels/ops-hook", Map.of("type", "webhook", "url", webhook.url().toString()));
-            put("/api/v1/alerts/rules/backlog", Map.of(
+            put("/api/v1/alerts/channels/ops-hook", OWNER, Map.of("type", "webhook", "url", webhook.url().toString()));
+            put("/api/v1/alerts/rules/backlog", OPERATOR, Map.of(
                     "metric", "pendingRecords", "comparison", ">", "threshold", "100", "for", "0s",
                     "tables", "fluss.api_orders_*", "severity", "critical", "channels", List.of("ops-hook")));
             HttpResponse<String> badRule = call("PUT", "/api/v1/alerts/rules/broken", OPERATOR,
@@ -137,8 +137,8 @@ class ControlPlaneApiTest extends TieringTestBase {
         }
     }
 
-    private void put(String path, Map<String, Object> body) throws Exception {
-        HttpResponse<String> response = call("PUT", path, OPERATOR, JSON.writeValueAsString(body));
+    private void put(String path, String token, Map<String, Object> body) throws Exception {
+        HttpResponse<String> response = call("PUT", path, token, JSON.writeValueAsString(body));
         assertThat(response.statusCode()).as(response.body()).isIn(200, 201);
     }
 
