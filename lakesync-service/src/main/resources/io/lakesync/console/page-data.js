@@ -1,7 +1,7 @@
 // Data: databases and their tables with state, sync latency against freshness, checkpoint, pending records and
 // the per-table lake-sync switch; filtered by name, database and state, a page of PAGE_SIZE rows at a time.
 import { api, tablePath } from './api.js';
-import { h, fill, card, stateBadge, latencyBar, checkpoint, count, fullName, tableLink } from './ui.js';
+import { h, fill, reconcile, card, stateBadge, latencyBar, checkpoint, count, fullName, tableLink } from './ui.js';
 
 const PAGE_SIZE = 50;
 const STATES = ['UP_TO_DATE', 'SYNCING', 'INITIALIZING', 'LAGGING', 'RETRYING', 'BLOCKED', 'UNKNOWN', 'DISABLED'];
@@ -18,6 +18,8 @@ export function dataPage(main, ctx) {
   const previous = h('button', { id: 'page-previous' }, '‹ Previous');
   const next = h('button', { id: 'page-next' }, 'Next ›');
   const switching = new Set();
+  // Rows drawn so far by table (and database heading) name: a row is redrawn only when what it shows changed.
+  const drawn = new Map();
   let tables = [];
   let pageIndex = 0;
 
@@ -75,18 +77,31 @@ export function dataPage(main, ctx) {
     for (const table of slice) {
       if (table.database !== lastDatabase) {
         lastDatabase = table.database;
-        rows.push(h('tr', { class: 'db-row' }, h('td', { colspan: 6 }, 'Database ' + table.database)));
+        rows.push(cached('database ' + table.database, '',
+          () => h('tr', { class: 'db-row' }, h('td', { colspan: 6 }, 'Database ' + table.database))));
       }
-      rows.push(row(table));
+      const name = fullName(table);
+      rows.push(cached('table ' + name, JSON.stringify([table.state, table.stale, table.reason, table.syncLatencyMs, table.freshnessMs,
+        table.lakeSnapshotId, table.lakeCommittedAt, table.pendingRecords, switching.has(name)]), () => row(table)));
     }
     if (shown.length === 0) {
       rows.push(h('tr', {}, h('td', { colspan: 6, class: 'muted' }, tables.length ? 'No table matches.' : 'No tables yet.')));
     }
-    fill(body, rows);
+    reconcile(body, rows);
     pageInfo.textContent = shown.length === 0 ? '0 tables'
       : (pageIndex * PAGE_SIZE + 1) + '–' + (pageIndex * PAGE_SIZE + slice.length) + ' of ' + shown.length + ' tables';
     previous.disabled = pageIndex === 0;
     next.disabled = pageIndex >= pages - 1;
+  }
+
+  function cached(name, content, draw) {
+    const known = drawn.get(name);
+    if (known && known.content === content) {
+      return known.element;
+    }
+    const element = draw();
+    drawn.set(name, { content, element });
+    return element;
   }
 
   function row(table) {
@@ -96,7 +111,7 @@ export function dataPage(main, ctx) {
       disabled: !ctx.can('operator') || switching.has(name),
       title: ctx.can('operator') ? (on ? 'Turn lake sync off' : 'Turn lake sync on') : 'Needs an operator token',
       onchange: () => setLakeSync(table, !on) });
-    return h('tr', { 'data-table': name, 'data-state': table.state },
+    return h('tr', { 'data-table': name, 'data-state': table.state, 'data-latency-ms': table.syncLatencyMs },
       h('td', {}, tableLink(table)),
       h('td', { class: 'state', title: table.reason }, stateBadge(table)),
       h('td', {}, latencyBar(table)),

@@ -35,6 +35,21 @@ export function fill(element, ...children) {
   append(element, children);
 }
 
+/**
+ * Makes an element hold exactly these nodes, moving only what changed, so nodes that stay keep their focus,
+ * and what a test or a screen reader holds on to stays attached.
+ */
+export function reconcile(element, nodes) {
+  nodes.forEach((node, i) => {
+    if (element.children[i] !== node) {
+      element.insertBefore(node, element.children[i] || null);
+    }
+  });
+  while (element.children.length > nodes.length) {
+    element.lastElementChild.remove();
+  }
+}
+
 export function badge(text, kind) {
   return h('span', { class: 'badge ' + (kind || text) }, text);
 }
@@ -97,13 +112,25 @@ export function tableLink(table) {
   return h('a', { href: '#/table/' + encodeURIComponent(table.database) + '/' + encodeURIComponent(table.table) }, fullName(table));
 }
 
-/** A button that asks once more before it acts: the first click turns it into "question? Yes / No". */
+// Questions being asked now, so a refresh that redraws a list keeps an open question open.
+const asking = new Set();
+
+/** A button that asks once more before it acts: the first click turns it into "question? Yes / Cancel". */
 export function confirmButton(label, question, action, disabled) {
   const holder = h('span', {});
-  const ask = h('button', { class: 'danger', disabled, onclick: () => fill(holder, question + ' ',
-    h('button', { class: 'danger', onclick: () => { fill(holder, 'working…'); action(); } }, 'Yes, ' + label.toLowerCase()), ' ',
-    h('button', { onclick: () => fill(holder, ask) }, 'Cancel')) }, label);
-  fill(holder, ask);
+  const ask = () => {
+    asking.add(question);
+    fill(holder, question + ' ',
+      h('button', { class: 'danger confirm', onclick: () => { asking.delete(question); fill(holder, 'working…'); action(); } },
+        'Yes, ' + label.toLowerCase()), ' ',
+      h('button', { onclick: () => { asking.delete(question); fill(holder, first); } }, 'Cancel'));
+  };
+  const first = h('button', { class: 'danger', disabled, onclick: ask }, label);
+  if (asking.has(question) && !disabled) {
+    ask();
+  } else {
+    fill(holder, first);
+  }
   return holder;
 }
 
