@@ -63,7 +63,7 @@ function timeChart(name, points, formatter, extra) {
     animation: false,
     grid: { left: 64, right: 24, top: 24, bottom: 30 },
     tooltip: { trigger: 'axis', valueFormatter: formatter },
-    xAxis: { type: 'time' },
+    xAxis: { type: 'time', splitNumber: 4, axisLabel: { hideOverlap: true, formatter: '{HH}:{mm}:{ss}' } },
     yAxis: { type: 'value', axisLabel: { formatter } },
     series: [{ name, type: 'line', showSymbol: false, data: points }],
   }, extra || {});
@@ -76,7 +76,8 @@ function showCharts(charts, table) {
     series: [{
       name: 'sync latency', type: 'line', showSymbol: false, data: history.map((p) => [at(p), p.syncLatencyMs]),
       markLine: { symbol: 'none', lineStyle: { color: '#b45309', type: 'dashed' },
-        label: { formatter: 'freshness ' + duration(table.freshnessMs) }, data: [{ yAxis: table.freshnessMs }] },
+        label: { position: 'insideEndTop', formatter: 'freshness ' + duration(table.freshnessMs) },
+        data: [{ yAxis: table.freshnessMs }] },
     }],
     yAxis: { type: 'value', max: (range) => Math.max(range.max, table.freshnessMs * 1.1), axisLabel: { formatter: duration } },
   }));

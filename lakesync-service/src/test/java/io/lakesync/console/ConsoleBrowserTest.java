@@ -107,8 +107,8 @@ class ConsoleBrowserTest extends TieringTestBase {
 
         try (LakeSyncServer server = LakeSyncServer.start(config)) {
             base = server.url();
-            eventually(WAIT, () -> assertThat(apiTable(orders).get("state").asText()).isEqualTo("UP_TO_DATE"));
 
+            assetsNeedNoTokenAndTheRestStaysClosed();
             wrongTokenIsRefusedWithAMessage();
             viewerSeesEveryTableAsTheApiReportsItWithoutToggles();
             operatorDisablesAndEnablesATable();
@@ -117,8 +117,30 @@ class ConsoleBrowserTest extends TieringTestBase {
             alertRuleCreatedInThePageFiresAndShowsAsActive();
             retainedPageLoads();
             phoneWidthHasNoSidewaysScrolling();
+
+            int port = server.port();
+            server.close();
+            connectionLossIsShownAndRecovers(settings, port);
         }
         assertThat(consoleErrors).as("errors in the browser console").isEmpty();
+    }
+
+    private void assetsNeedNoTokenAndTheRestStaysClosed() throws Exception {
+        assertThat(http("GET", "/", null).headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+        assertThat(http("GET", "/console/app.js", null).headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/javascript"));
+        HttpResponse<String> charts = http("GET", "/console/lib/echarts.min.js", null);
+        assertThat(charts.statusCode()).isEqualTo(200);
+        assertThat(charts.body()).contains("echarts");
+        assertThat(http("GET", "/console/missing.js", null).statusCode()).isEqualTo(404);
+        HttpResponse<String> outside = http("GET", "/console/..%2Fserver%2Fopenapi.yaml", null);
+        assertThat(outside.statusCode()).as("a file outside the console's folder").isIn(400, 404);
+        assertThat(outside.body()).doesNotContain("openapi:");
+        assertThat(http("GET", "/api/v1/whoami", null).statusCode()).isEqualTo(401);
+        JsonNode operator = api("GET", "/api/v1/whoami", OPERATOR);
+        assertThat(operator.get("name").asText()).isEqualTo("otto");
+        assertThat(operator.get("role").asText()).isEqualTo("operator");
+        assertThat(operator.get("refreshIntervalMs").asLong()).isEqualTo(500);
     }
 
     private void wrongTokenIsRefusedWithAMessage() throws Exception {
@@ -167,10 +189,11 @@ class ConsoleBrowserTest extends TieringTestBase {
     private void operatorDisablesAndEnablesATable() throws Exception {
         signIn(OPERATOR);
         open("#/data");
+        eventually(WAIT, () -> assertThat(browser.findElements(By.cssSelector(".lake-toggle:enabled"))).hasSize(2));
+        screenshot("data");
         WebElement search = waitFor("#table-search");
         search.sendKeys("orders");
         eventually(WAIT, () -> assertThat(browser.findElements(By.cssSelector("#tables-body tr[data-table]"))).hasSize(1));
-        screenshot("data");
 
         clickToggle(orders);
         eventually(WAIT, () -> assertThat(lakeEnabledProperty(orders)).isEqualTo("false"));
@@ -266,6 +289,17 @@ class ConsoleBrowserTest extends TieringTestBase {
         Object overflow = script("return document.documentElement.scrollWidth - window.innerWidth;");
         assertThat(((Number) overflow).longValue()).as("page wider than a phone").isLessThanOrEqualTo(0);
         collectConsoleErrors("phone width");
+    }
+
+    private void connectionLossIsShownAndRecovers(Map<String, String> settings, int port) throws Exception {
+        eventually(WAIT, () -> assertThat(text("#connection-banner")).startsWith("Lost connection"));
+        Map<String, String> samePort = new HashMap<>(settings);
+        samePort.put("service.port", Integer.toString(port));
+        try (LakeSyncServer restarted = LakeSyncServer.start(serviceConfig("console", samePort))) {
+            eventually(WAIT, () -> assertThat(browser.findElement(By.id("connection-banner")).isDisplayed()).isFalse());
+            assertThat(browser.findElements(By.cssSelector("#tables-body tr[data-table]"))).hasSize(2);
+        }
+        collectConsoleErrors("connection lost and back", "ERR_CONNECTION_REFUSED");
     }
 
     // --- helpers
@@ -364,10 +398,10 @@ class ConsoleBrowserTest extends TieringTestBase {
     }
 
     private HttpResponse<String> http(String method, String path, String token) throws Exception {
-        return http.send(HttpRequest.newBuilder(base.resolve(path))
-                        .method(method, HttpRequest.BodyPublishers.noBody())
-                        .header("Authorization", "Bearer " + token)
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).method(method, HttpRequest.BodyPublishers.noBody());
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }
