@@ -8,20 +8,8 @@ if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
     exit 0
 fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "chromium.sh: no apt-get here; install chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver) by hand." >&2
-    exit 1
-fi
-
-sudo_if_needed=()
-if [ "$(id -u)" -ne 0 ]; then
-    sudo_if_needed=(sudo)
-fi
-
-echo "chromium.sh: installing chromium and chromium-driver for the console's browser tests"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_if_needed[@]}" apt-get update -q
-"${sudo_if_needed[@]}" apt-get install -y -q --no-install-recommends chromium chromium-driver
+source "$(dirname "$0")/apt-install.bash"
+apt_install chromium.sh "chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)" chromium chromium-driver
 
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     echo "chromium.sh: the packages did not provide /usr/bin/chromium and /usr/bin/chromedriver" >&2

@@ -8,6 +8,7 @@ import io.lakesync.auth.Principal;
 import io.lakesync.auth.PublicRoute;
 import io.lakesync.auth.Role;
 import io.lakesync.server.HttpRoutes;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -86,12 +87,13 @@ public final class ConsoleRoutes implements HttpRoutes {
 
     /** The bundle's path inside the WebJar, which names its version. */
     private static String echartsBundle() {
+        byte[] pomProperties = read(ECHARTS_POM);
+        if (pomProperties.length == 0) {
+            throw new IllegalStateException("The ECharts WebJar is missing from the class path (" + ECHARTS_POM + ").");
+        }
         Properties pom = new Properties();
-        try (InputStream in = ConsoleRoutes.class.getResourceAsStream(ECHARTS_POM)) {
-            if (in == null) {
-                throw new IllegalStateException("The ECharts WebJar is missing from the class path (" + ECHARTS_POM + ").");
-            }
-            pom.load(in);
+        try {
+            pom.load(new ByteArrayInputStream(pomProperties));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
