@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
+import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +60,7 @@ class ConsoleBrowserTest extends TieringTestBase {
 
     private final TablePath orders = TablePath.of("fluss", "console_orders");
     private final TablePath clicks = TablePath.of("fluss", "console_clicks");
+    private final TablePath withDeletionVectors = TablePath.of("fluss", "console_dv");
     private final HttpClient http = HttpClient.newHttpClient();
     private final List<String> consoleErrors = new ArrayList<>();
     private ChromeDriver browser;
@@ -104,6 +108,11 @@ class ConsoleBrowserTest extends TieringTestBase {
         // A freshness of an hour keeps this table's records pending, which the alert scenario needs.
         createTable(clicks, idTable(1, "1h"));
         append(clicks, ids(0, 50));
+        // Lake sync off, and an option that lakesync refuses to enable it with.
+        createTable(withDeletionVectors, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 1, "1s")
+                .property("table.datalake.enabled", "false")
+                .customProperty("paimon.deletion-vectors.enabled", "true")
+                .build());
 
         try (LakeSyncServer server = LakeSyncServer.start(config)) {
             base = server.url();
@@ -181,7 +190,7 @@ class ConsoleBrowserTest extends TieringTestBase {
             }
         });
         List<?> toggles = (List<?>) script("return [...document.querySelectorAll('.lake-toggle')].map(t => t.disabled);");
-        assertThat(toggles).hasSize(2);
+        assertThat(toggles).hasSize(3);
         assertThat(toggles).as("toggles a viewer could use").allMatch(Boolean.TRUE::equals);
         collectConsoleErrors("viewer: overview and data");
     }
@@ -189,8 +198,15 @@ class ConsoleBrowserTest extends TieringTestBase {
     private void operatorDisablesAndEnablesATable() throws Exception {
         signIn(OPERATOR);
         open("#/data");
-        eventually(WAIT, () -> assertThat(browser.findElements(By.cssSelector(".lake-toggle:enabled"))).hasSize(2));
+        eventually(WAIT, () -> assertThat(browser.findElements(By.cssSelector(".lake-toggle:enabled"))).hasSize(3));
         screenshot("data");
+
+        clickToggle(withDeletionVectors);
+        eventually(WAIT, () -> assertThat(text("#data-message"))
+                .startsWith("Cannot enable " + withDeletionVectors).contains("paimon.deletion-vectors.enabled").contains("409"));
+        assertThat(lakeEnabledProperty(withDeletionVectors)).isEqualTo("false");
+        eventually(WAIT, () -> assertThat(toggle(withDeletionVectors).isSelected()).as("refused toggle back off").isFalse());
+        collectConsoleErrors("operator: a refused enable", "status of 409");
         WebElement search = waitFor("#table-search");
         search.sendKeys("orders");
         eventually(WAIT, () -> assertThat(browser.findElements(By.cssSelector("#tables-body tr[data-table]"))).hasSize(1));
@@ -230,7 +246,7 @@ class ConsoleBrowserTest extends TieringTestBase {
             assertThat(points).hasSizeGreaterThan(2);
             Set<String> history = new HashSet<>();
             for (JsonNode point : apiTable(orders).get("history")) {
-                history.add(java.time.Instant.parse(point.get("at").asText()).toEpochMilli() + "=" + point.get("syncLatencyMs").asLong());
+                history.add(Instant.parse(point.get("at").asText()).toEpochMilli() + "=" + point.get("syncLatencyMs").asLong());
             }
             for (Object point : points) {
                 List<?> xy = (List<?>) point;
@@ -297,7 +313,8 @@ class ConsoleBrowserTest extends TieringTestBase {
         samePort.put("service.port", Integer.toString(port));
         try (LakeSyncServer restarted = LakeSyncServer.start(serviceConfig("console", samePort))) {
             eventually(WAIT, () -> assertThat(browser.findElement(By.id("connection-banner")).isDisplayed()).isFalse());
-            assertThat(browser.findElements(By.cssSelector("#tables-body tr[data-table]"))).hasSize(2);
+            // The restarted service lists the tables once its first status refresh is done.
+            eventually(WAIT, () -> assertThat(browser.findElements(By.cssSelector("#tables-body tr[data-table]"))).hasSize(3));
         }
         collectConsoleErrors("connection lost and back", "ERR_CONNECTION_REFUSED");
     }
@@ -319,10 +336,14 @@ class ConsoleBrowserTest extends TieringTestBase {
 
     private void clickToggle(TablePath path) throws Exception {
         eventually(WAIT, () -> {
-            WebElement toggle = row(path).findElement(By.cssSelector(".lake-toggle"));
+            WebElement toggle = toggle(path);
             assertThat(toggle.isEnabled()).isTrue();
             toggle.click();
         });
+    }
+
+    private WebElement toggle(TablePath path) {
+        return row(path).findElement(By.cssSelector(".lake-toggle"));
     }
 
     private WebElement row(TablePath path) {
