@@ -12,21 +12,9 @@ if have_server && id -u postgres >/dev/null 2>&1; then
     exit 0
 fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "postgresql.sh: no apt-get here; install the PostgreSQL server (initdb, pg_ctl) by hand." >&2
-    exit 1
-fi
-
-sudo_if_needed=()
-if [ "$(id -u)" -ne 0 ]; then
-    sudo_if_needed=(sudo)
-fi
-
-echo "postgresql.sh: installing the PostgreSQL server for the tests"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_if_needed[@]}" apt-get update -q
+source "$(dirname "$0")/apt-install.bash"
 # The package may also set up a system-wide cluster on port 5432; the tests never use it.
-"${sudo_if_needed[@]}" apt-get install -y -q --no-install-recommends postgresql
+apt_install postgresql.sh "the PostgreSQL server (initdb, pg_ctl)" postgresql
 
 if ! have_server; then
     echo "postgresql.sh: the postgresql package did not provide /usr/lib/postgresql/*/bin/initdb" >&2

@@ -99,6 +99,7 @@ final class LocalCommand implements Callable<Integer> {
             rows.put("Paimon warehouse", cluster.warehouse().toString());
             rows.put("Data folder", cluster.dataDir().toString());
             rows.put("Service URL", server.url() + "  (GET /health)");
+            rows.put("Console", server.url() + "/  (sign in with the owner token below)");
             rows.put("Log file", logFile.toString());
             if (Files.exists(LocalToken.file(dataDir))) {
                 rows.put("API token (owner)", LocalToken.file(dataDir) + "  (the CLI reads it from there)");

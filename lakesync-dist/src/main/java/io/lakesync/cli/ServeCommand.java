@@ -41,6 +41,7 @@ final class ServeCommand implements Callable<Integer> {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", config.flussClientOptions().get("bootstrap.servers"));
             rows.put("Service URL", server.url() + "  (GET /health)");
+            rows.put("Console", server.url() + "/  (sign in with an API token from auth.tokens)");
             rows.put("Data folder", dataDir.toString());
             rows.put("Log file", logFile.toString());
             ReadyBanner.print(spec.commandLine().getOut(), "lakesync " + LakeSyncVersion.get() + " is ready", rows);

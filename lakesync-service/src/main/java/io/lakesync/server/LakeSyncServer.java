@@ -9,6 +9,7 @@ import io.lakesync.catalog.LakeCatalog;
 import io.lakesync.catalog.LakeTableRoutes;
 import io.lakesync.catalog.Prerequisites;
 import io.lakesync.config.ConfigException;
+import io.lakesync.console.ConsoleRoutes;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.metrics.MetricsRoutes;
@@ -129,7 +130,8 @@ public final class LakeSyncServer implements AutoCloseable {
                                     config.get(LakeSyncOptions.METRICS_REQUIRE_TOKEN)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
-                            new AlertRoutes(alerting))));
+                            new AlertRoutes(alerting),
+                            new ConsoleRoutes(refreshInterval))));
             LOG.info("lakesync service listening on {}, syncing Fluss cluster {}", http.url(), bootstrapServers);
             return new LakeSyncServer(started, http, tracker);
         } catch (Exception | Error e) {
