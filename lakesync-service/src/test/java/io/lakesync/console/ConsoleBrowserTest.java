@@ -164,7 +164,7 @@ class ConsoleBrowserTest extends TieringTestBase {
         waitFor("#who");
         assertThat(text("#who")).contains("vera").contains("viewer");
         eventually(WAIT, () -> assertThat(browser.findElement(By.id("service-toggle")).getText()).isEqualTo("Turn off"));
-        assertThat(browser.findElement(By.id("service-toggle")).isEnabled()).as("service switch for a viewer").isFalse();
+        eventually(WAIT, () -> assertThat(browser.findElement(By.id("service-toggle")).isEnabled()).as("service switch for a viewer").isFalse());
         screenshot("overview");
 
         open("#/data");
@@ -366,8 +366,12 @@ class ConsoleBrowserTest extends TieringTestBase {
         return found[0];
     }
 
+    /** Read in one script call: the page redraws on every refresh, so a found element can go stale before getText. */
     private String text(String css) {
-        return browser.findElement(By.cssSelector(css)).getText();
+        Object text = script("const element = document.querySelector(arguments[0]);"
+                + "return element ? element.innerText.trim() : null;", css);
+        assertThat(text).as(css).isNotNull();
+        return (String) text;
     }
 
     private Object script(String script, Object... arguments) {
