@@ -7,6 +7,11 @@ import io.lakesync.alert.TableMetricsSource;
 import io.lakesync.auth.Authenticator;
 import io.lakesync.auth.JavalinAuth;
 import io.lakesync.catalog.LakeCatalog;
+import io.lakesync.cluster.ClusterNode;
+import io.lakesync.cluster.InstanceRoutes;
+import io.lakesync.cluster.LeaderLease;
+import io.lakesync.cluster.Membership;
+import io.lakesync.cluster.SharedActivityBoard;
 import io.lakesync.catalog.LakeTableRoutes;
 import io.lakesync.catalog.Prerequisites;
 import io.lakesync.config.ConfigException;
@@ -28,7 +33,9 @@ import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -37,6 +44,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,10 +104,13 @@ public final class LakeSyncServer implements AutoCloseable {
             LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
             LakeCatalog lakeCatalog = new LakeCatalog(connection, lakeTables);
 
+            String instanceId = instanceId(config);
             ServiceSwitchControl[] switchHolder = new ServiceSwitchControl[1];
             TableStatusTracker tracker =
                     push(started, new TableStatusTracker(
                             new ClusterObserver(connection, lakeTables, clock),
+                            new SharedActivityBoard(state, instanceId),
+                            config.get(LakeSyncOptions.STATUS_REFRESH_PARALLELISM),
                             clock,
                             () -> switchHolder[0].isEnabled(),
                             config.get(LakeSyncOptions.STATUS_HISTORY_SIZE),
@@ -116,8 +127,11 @@ public final class LakeSyncServer implements AutoCloseable {
             serviceSwitch.startIfEnabled();
             tracker.start(refreshInterval);
 
+            Duration instanceTimeout = clusterInstanceTimeout(config);
+            ClusterNode node = new ClusterNode(instanceId, new Membership(state, clock, instanceTimeout),
+                    new LeaderLease(state, "alert-evaluation", clock, instanceTimeout), engine::heldTables, clock);
             Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker, clock), clock));
-            alerting.start();
+            alerting.start(node::isLeader);
 
             HttpApi http =
                     push(started, HttpApi.start(config, List.of(
@@ -128,7 +142,18 @@ public final class LakeSyncServer implements AutoCloseable {
                             new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
-                            new AlertRoutes(alerting))));
+                            new AlertRoutes(alerting),
+                            new InstanceRoutes(node))));
+            node.everyHeartbeat(() -> {
+                try {
+                    serviceSwitch.followSharedSwitch();
+                } catch (Exception e) {
+                    throw new IllegalStateException("Cannot follow the shared service switch: " + e, e);
+                }
+            });
+            node.join(InetAddress.getLocalHost().getHostName(), http.url().toString(), LakeSyncVersion.get(),
+                    config.get(LakeSyncOptions.TIERING_WORKERS));
+            push(started, node).start(config.get(LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL));
             LOG.info("lakesync service listening on {}, syncing Fluss cluster {}", http.url(), bootstrapServers);
             return new LakeSyncServer(started, http, tracker);
         } catch (Exception | Error e) {
@@ -144,6 +169,26 @@ public final class LakeSyncServer implements AutoCloseable {
                     + "' must be at least 1, but is " + refreshes + ".");
         }
         return refreshes;
+    }
+
+    /** {@code cluster.instance-id}, or the host name with a random suffix. */
+    private static String instanceId(LakeSyncConfig config) throws UnknownHostException {
+        String configured = config.get(LakeSyncOptions.CLUSTER_INSTANCE_ID).trim();
+        return configured.isEmpty()
+                ? InetAddress.getLocalHost().getHostName() + "-" + UUID.randomUUID().toString().substring(0, 8)
+                : configured;
+    }
+
+    private static Duration clusterInstanceTimeout(LakeSyncConfig config) {
+        Duration heartbeat = config.get(LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL);
+        Duration timeout = config.get(LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT);
+        if (heartbeat.isZero() || heartbeat.isNegative() || timeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            throw new ConfigException("Config key '" + LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT.key() + "' ("
+                    + timeout + ") must be at least twice '" + LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key()
+                    + "' (" + heartbeat + "), which must be positive: an instance would otherwise count as dead "
+                    + "between two of its heartbeats.");
+        }
+        return timeout;
     }
 
     /** What alert rules evaluate: each table's status as metric id to value. */
@@ -237,6 +282,13 @@ public final class LakeSyncServer implements AutoCloseable {
                 engine.start();
                 running = engine;
             }
+        }
+
+        /** The tables the running engine holds now, by name. */
+        List<String> heldTables() {
+            TieringService engine = running;
+            return engine == null ? List.of()
+                    : engine.activeTables().stream().map(a -> a.tablePath().toString()).sorted().toList();
         }
 
         /** The running engine's health; empty while the service is switched off. */

@@ -1,0 +1,97 @@
+package io.lakesync.cluster;
+
+import io.lakesync.state.DatabaseKind;
+import io.lakesync.state.Sql;
+import io.lakesync.state.StateStore;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * The instances registered in the shared state ({@code lakesync_instance}): each registers at start, refreshes its
+ * row with every heartbeat (tables held, time) and marks it stopped on a clean stop. Listing derives whether each
+ * is alive from its heartbeat's age, so a crashed instance shows as DEAD after {@code instanceTimeout}.
+ */
+public final class Membership {
+
+    private final StateStore store;
+    private final Clock clock;
+    private final Duration instanceTimeout;
+
+    public Membership(StateStore store, Clock clock, Duration instanceTimeout) {
+        this.store = store;
+        this.clock = clock;
+        this.instanceTimeout = instanceTimeout;
+    }
+
+    /** Records {@code id} as started now (replacing an earlier row of the same id). */
+    public void register(String id, String host, String url, String version, int capacity) {
+        long now = clock.millis();
+        store.write(sql -> {
+            sql.update("DELETE FROM lakesync_instance WHERE id = ?", id);
+            return sql.update(
+                    "INSERT INTO lakesync_instance (id, host, url, version, started_at, heartbeat_at, stopped_at, "
+                            + "tables_held, capacity) VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?)",
+                    id, host, url, version, now, now, capacity);
+        });
+    }
+
+    /** Refreshes the heartbeat of {@code id} and the tables it holds. */
+    public void heartbeat(String id, List<String> tablesHeld) {
+        store.write(sql -> sql.update(
+                "UPDATE lakesync_instance SET heartbeat_at = ?, tables_held = ?, stopped_at = NULL WHERE id = ?",
+                clock.millis(), String.join(",", tablesHeld), id));
+    }
+
+    /** Marks {@code id} as cleanly stopped; it holds no table any more. */
+    public void stopped(String id) {
+        store.write(sql -> sql.update(
+                "UPDATE lakesync_instance SET stopped_at = ?, tables_held = '' WHERE id = ?", clock.millis(), id));
+    }
+
+    /**
+     * Every registered instance, alive ones first, then by id; {@code leaderId} (may be null) is marked as leader.
+     */
+    public List<ClusterInstance> list(@Nullable String leaderId) {
+        Instant now = clock.instant();
+        return store.read(sql -> sql.query(
+                        "SELECT id, host, url, version, started_at, heartbeat_at, stopped_at, tables_held, capacity "
+                                + "FROM lakesync_instance ORDER BY id",
+                        row -> map(row, now, leaderId)))
+                .stream()
+                .sorted((a, b) -> a.state() == b.state() ? a.id().compareTo(b.id()) : a.state().compareTo(b.state()))
+                .toList();
+    }
+
+    /** Whether the state is the single-instance SQLite default. */
+    public boolean singleInstanceStore() {
+        return store.kind() == DatabaseKind.SQLITE;
+    }
+
+    private ClusterInstance map(ResultSet row, Instant now, @Nullable String leaderId) throws SQLException {
+        Instant heartbeat = Instant.ofEpochMilli(row.getLong("heartbeat_at"));
+        Long stopped = Sql.nullableLong(row, "stopped_at");
+        ClusterInstance.State state = stopped != null ? ClusterInstance.State.STOPPED
+                : heartbeat.plus(instanceTimeout).isBefore(now) ? ClusterInstance.State.DEAD
+                : ClusterInstance.State.ALIVE;
+        String held = row.getString("tables_held");
+        String id = row.getString("id");
+        return new ClusterInstance(
+                id,
+                row.getString("host"),
+                row.getString("url"),
+                row.getString("version"),
+                Instant.ofEpochMilli(row.getLong("started_at")),
+                heartbeat,
+                stopped == null ? null : Instant.ofEpochMilli(stopped),
+                held.isEmpty() ? List.of() : Arrays.asList(held.split(",")),
+                row.getInt("capacity"),
+                state,
+                state == ClusterInstance.State.ALIVE && id.equals(leaderId));
+    }
+}
