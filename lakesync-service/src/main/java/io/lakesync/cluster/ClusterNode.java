@@ -1,8 +1,11 @@
 package io.lakesync.cluster;
 
+import io.lakesync.tiering.coordinator.TableAssignment;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -15,7 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * This instance as a member of the cluster of lakesync instances sharing one state. Every heartbeat
  * ({@link #tick()}) it records that it is alive and which tables it holds, takes or renews the lease of the
- * once-per-cluster duties, and then runs the per-heartbeat duties (re-reading the shared service switch).
+ * once-per-cluster duties, and then runs the per-heartbeat duties (re-reading the shared service switch) and, as
+ * leader, the once-per-cluster ones (handing back the tables of dead instances; alert evaluation asks
+ * {@link #isLeader()} on its own schedule).
  *
  * <pre>
  *             lease taken                                 lease renewal fails, or not renewed in time
@@ -36,16 +41,17 @@ public final class ClusterNode implements AutoCloseable {
     private final String id;
     private final Membership membership;
     private final LeaderLease lease;
-    private final Supplier<List<String>> tablesHeld;
+    private final Supplier<Collection<TableAssignment>> tablesHeld;
     private final Clock clock;
     private final List<Runnable> duties = new CopyOnWriteArrayList<>();
+    private final List<Runnable> leaderDuties = new CopyOnWriteArrayList<>();
     private volatile Instant leaderUntil = Instant.MIN;
     private Instant joinedAt = Instant.MAX;
     private boolean warnedSecondInstance;
     private ScheduledExecutorService scheduler;
 
     public ClusterNode(
-            String id, Membership membership, LeaderLease lease, Supplier<List<String>> tablesHeld, Clock clock) {
+            String id, Membership membership, LeaderLease lease, Supplier<Collection<TableAssignment>> tablesHeld, Clock clock) {
         this.id = id;
         this.membership = membership;
         this.lease = lease;
@@ -70,6 +76,11 @@ public final class ClusterNode implements AutoCloseable {
         duties.add(duty);
     }
 
+    /** Runs {@code duty} after every heartbeat while this instance is the leader. */
+    public void everyHeartbeatAsLeader(Runnable duty) {
+        leaderDuties.add(duty);
+    }
+
     /** Ticks every {@code interval} on a thread of its own. */
     public synchronized void start(Duration interval) {
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -80,7 +91,7 @@ public final class ClusterNode implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(this::tick, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** One heartbeat: alive, leadership, then the duties. Never throws. */
+    /** One heartbeat: alive, leadership, then the duties (the leader's too, if it is). Never throws. */
     public void tick() {
         try {
             membership.heartbeat(id, tablesHeld.get());
@@ -89,7 +100,11 @@ public final class ClusterNode implements AutoCloseable {
             LOG.warn("Instance {} could not record its heartbeat in the shared state: {}", id, e.toString());
         }
         updateLeadership();
-        for (Runnable duty : duties) {
+        List<Runnable> due = new ArrayList<>(duties);
+        if (isLeader()) {
+            due.addAll(leaderDuties);
+        }
+        for (Runnable duty : due) {
             try {
                 duty.run();
             } catch (RuntimeException e) {

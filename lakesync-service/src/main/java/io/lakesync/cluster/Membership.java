@@ -8,8 +8,15 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.coordinator.TableEpoch;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 
 /**
@@ -36,22 +43,55 @@ public final class Membership {
             sql.update("DELETE FROM lakesync_instance WHERE id = ?", id);
             return sql.update(
                     "INSERT INTO lakesync_instance (id, host, url, version, started_at, heartbeat_at, stopped_at, "
-                            + "tables_held, capacity) VALUES (?, ?, ?, ?, ?, ?, NULL, '', ?)",
+                            + "tables_held, held_epochs, capacity) VALUES (?, ?, ?, ?, ?, ?, NULL, '', '', ?)",
                     id, host, url, version, now, now, capacity);
         });
     }
 
     /** Refreshes the heartbeat of {@code id} and the tables it holds. */
-    public void heartbeat(String id, List<String> tablesHeld) {
+    public void heartbeat(String id, Collection<TableAssignment> tablesHeld) {
+        List<TableAssignment> sorted = tablesHeld.stream()
+                .sorted(Comparator.comparing(a -> a.tablePath().toString()))
+                .toList();
         store.write(sql -> sql.update(
-                "UPDATE lakesync_instance SET heartbeat_at = ?, tables_held = ?, stopped_at = NULL WHERE id = ?",
-                clock.millis(), String.join(",", tablesHeld), id));
+                "UPDATE lakesync_instance SET heartbeat_at = ?, tables_held = ?, held_epochs = ?, stopped_at = NULL "
+                        + "WHERE id = ?",
+                clock.millis(),
+                sorted.stream().map(a -> a.tablePath().toString()).collect(Collectors.joining(",")),
+                sorted.stream().map(a -> a.tableId() + ":" + a.tieringEpoch()).collect(Collectors.joining(",")),
+                id));
     }
 
     /** Marks {@code id} as cleanly stopped; it holds no table any more. */
     public void stopped(String id) {
         store.write(sql -> sql.update(
-                "UPDATE lakesync_instance SET stopped_at = ?, tables_held = '' WHERE id = ?", clock.millis(), id));
+                "UPDATE lakesync_instance SET stopped_at = ?, tables_held = '', held_epochs = '' WHERE id = ?",
+                clock.millis(), id));
+    }
+
+    /**
+     * The tables that instances dead for longer than the timeout still held, per instance, as the coordinator's
+     * table ids and tiering epochs.
+     */
+    public Map<String, List<TableEpoch>> tablesOfDeadInstances() {
+        long deadBefore = clock.millis() - instanceTimeout.toMillis();
+        Map<String, List<TableEpoch>> held = new TreeMap<>();
+        store.read(sql -> sql.query(
+                "SELECT id, held_epochs FROM lakesync_instance "
+                        + "WHERE stopped_at IS NULL AND heartbeat_at < ? AND held_epochs <> ''",
+                row -> held.put(row.getString("id"), Arrays.stream(row.getString("held_epochs").split(","))
+                        .map(e -> new TableEpoch(Long.parseLong(e.substring(0, e.indexOf(':'))),
+                                Long.parseLong(e.substring(e.indexOf(':') + 1))))
+                        .toList()),
+                deadBefore));
+        return held;
+    }
+
+    /** Records that the tables a dead instance held were handed back; unless it came back meanwhile. */
+    public void releaseTablesOf(String deadId) {
+        store.write(sql -> sql.update(
+                "UPDATE lakesync_instance SET tables_held = '', held_epochs = '' WHERE id = ? AND heartbeat_at < ?",
+                deadId, clock.millis() - instanceTimeout.toMillis()));
     }
 
     /**

@@ -8,6 +8,7 @@ import io.lakesync.auth.Authenticator;
 import io.lakesync.auth.JavalinAuth;
 import io.lakesync.catalog.LakeCatalog;
 import io.lakesync.cluster.ClusterNode;
+import io.lakesync.cluster.DeadInstanceTables;
 import io.lakesync.cluster.InstanceRoutes;
 import io.lakesync.cluster.LeaderLease;
 import io.lakesync.cluster.Membership;
@@ -30,6 +31,8 @@ import io.lakesync.switches.SwitchRoutes;
 import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
@@ -44,6 +47,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
@@ -128,8 +132,11 @@ public final class LakeSyncServer implements AutoCloseable {
             tracker.start(refreshInterval);
 
             Duration instanceTimeout = clusterInstanceTimeout(config);
-            ClusterNode node = new ClusterNode(instanceId, new Membership(state, clock, instanceTimeout),
-                    new LeaderLease(state, "alert-evaluation", clock, instanceTimeout), engine::heldTables, clock);
+            Membership membership = new Membership(state, clock, instanceTimeout);
+            ClusterNode node = new ClusterNode(instanceId, membership,
+                    new LeaderLease(state, "cluster-duties", clock, instanceTimeout), engine::heldTables, clock);
+            node.everyHeartbeatAsLeader(
+                    new DeadInstanceTables(membership, FlussTieringCoordinator.of(connection)));
             Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker, clock), clock));
             alerting.start(node::isLeader);
 
@@ -284,11 +291,10 @@ public final class LakeSyncServer implements AutoCloseable {
             }
         }
 
-        /** The tables the running engine holds now, by name. */
-        List<String> heldTables() {
+        /** The tables the running engine holds now. */
+        Set<TableAssignment> heldTables() {
             TieringService engine = running;
-            return engine == null ? List.of()
-                    : engine.activeTables().stream().map(a -> a.tablePath().toString()).sorted().toList();
+            return engine == null ? Set.of() : engine.activeTables();
         }
 
         /** The running engine's health; empty while the service is switched off. */
