@@ -266,7 +266,7 @@ public final class LakeSyncOptions {
                     .defaultValue("")
                     .withDescription(
                             "This instance's name in the shared state ('lakesync instances'); empty means the host "
-                                    + "name, the HTTP port and a random suffix. Two running instances must not share one.");
+                                    + "name with a random suffix. Two running instances must not share one.");
 
     public static final ConfigOption<Duration> CLUSTER_HEARTBEAT_INTERVAL =
             key("cluster.heartbeat-interval")
@@ -283,7 +283,7 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "An instance whose last heartbeat is older than this is listed as dead, and its "
-                                    + "leadership passes to another instance. Must be longer than "
+                                    + "leadership passes to another instance. Must be at least twice "
                                     + "'cluster.heartbeat-interval'.");
 
     public static final ConfigOption<Integer> STATUS_REFRESH_PARALLELISM =

@@ -56,13 +56,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One lakesync instance, the composition root: from one validated {@link LakeSyncConfig} it opens the
  * service state, connects to Fluss and the lake, starts the tiering engine (if the service switch is on),
- * the status tracker, alerting, and the HTTP API with every capability's {@link HttpRoutes}.
+ * the status tracker, alerting, the HTTP API with every capability's {@link HttpRoutes}, and last joins the
+ * instances sharing the state ({@link ClusterNode}: heartbeats, the leader lease, the shared switch).
  *
  * <pre>
  *   [new] ── start(config) ──▶ check config, host, port ──▶ state, Fluss, lake ──▶ engine (if switched on)
  *                    │                                                                   │
  *                    │ a step fails: what started is closed, the error rethrown           ▼
- *                    ▼                                              status ──▶ alerts ──▶ HTTP ──▶ [running]
+ *                    ▼                                    status ──▶ alerts ──▶ HTTP ──▶ cluster ──▶ [running]
  *                [failed]                                                                           │ close()
  *                                        [closed] ◀── everything stopped in reverse order ◀─────────┘
  * </pre>

@@ -34,6 +34,8 @@ class ParallelRefreshTest {
             wave.countDown();
             try {
                 assertThat(wave.await(10, TimeUnit.SECONDS)).as("the others of the wave started meanwhile").isTrue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 running.decrementAndGet();
             }
