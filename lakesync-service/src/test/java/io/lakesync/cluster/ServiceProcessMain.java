@@ -2,10 +2,9 @@ package io.lakesync.cluster;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.server.LakeSyncServer;
+import io.lakesync.tiering.TieringProcessMain;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,18 +17,8 @@ public final class ServiceProcessMain {
 
     /** Starts this class in a child JVM with the test JVM's class path and module flags; output goes to {@code log}. */
     public static Process startChild(Map<String, String> config, Path log) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens") || arg.startsWith("-Dio.netty")) {
-                command.add(arg);
-            }
-        }
-        command.add("-Xmx512m");
-        command.add("-XX:TieredStopAtLevel=1");
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ServiceProcessMain.class.getName());
+        List<String> command =
+                TieringProcessMain.javaCommand(ServiceProcessMain.class, "-Xmx512m", "-XX:TieredStopAtLevel=1");
         config.forEach((k, v) -> command.add(k + "=" + v));
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }

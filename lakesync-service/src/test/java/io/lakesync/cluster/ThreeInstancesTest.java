@@ -45,7 +45,7 @@ class ThreeInstancesTest extends TieringTestBase {
 
     private static final String OWNER = "owner-token-0123456789";
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** What the issue asks of the switch (with the default heartbeat of 2 s; 500 ms here). */
     private static final Duration SWITCH_WITHIN = Duration.ofSeconds(10);
