@@ -196,6 +196,14 @@ public final class LakeSyncServer implements AutoCloseable {
                     + "' (" + heartbeat + "), which must be positive: an instance would otherwise count as dead "
                     + "between two of its heartbeats.");
         }
+        Duration failover = timeout.plus(heartbeat);
+        Duration evaluation = config.get(LakeSyncOptions.ALERT_EVALUATION_INTERVAL);
+        if (failover.compareTo(evaluation.multipliedBy(2)) > 0) {
+            LOG.warn("Alert evaluation passes to another instance up to {} after its instance dies ('{}' plus '{}'), "
+                    + "more than two evaluation intervals ('{}' = {})", failover,
+                    LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT.key(), LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key(),
+                    LakeSyncOptions.ALERT_EVALUATION_INTERVAL.key(), evaluation);
+        }
         return timeout;
     }
 
