@@ -87,11 +87,20 @@ public final class Membership {
         return held;
     }
 
-    /** Records that the tables a dead instance held were handed back; unless it came back meanwhile. */
+    /**
+     * Records that the tables a dead instance held were handed back, and that the rounds it was running are over
+     * (its tables no longer show as syncing); unless it came back meanwhile.
+     */
     public void releaseTablesOf(String deadId) {
-        store.write(sql -> sql.update(
-                "UPDATE lakesync_instance SET tables_held = '', held_epochs = '' WHERE id = ? AND heartbeat_at < ?",
-                deadId, clock.millis() - instanceTimeout.toMillis()));
+        store.write(sql -> {
+            int released = sql.update(
+                    "UPDATE lakesync_instance SET tables_held = '', held_epochs = '' WHERE id = ? AND heartbeat_at < ?",
+                    deadId, clock.millis() - instanceTimeout.toMillis());
+            if (released == 1) {
+                sql.update("UPDATE table_activity SET syncing = FALSE WHERE holder = ? AND syncing", deadId);
+            }
+            return released;
+        });
     }
 
     /**

@@ -6,6 +6,7 @@ import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.state.ManualClock;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
+import io.lakesync.status.EngineActivity;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TableEpoch;
 import java.nio.file.Path;
@@ -82,9 +83,16 @@ class ClusterNodeTest {
                         org.assertj.core.groups.Tuple.tuple("a", ClusterInstance.State.DEAD, false));
 
         Membership membership = new Membership(store, clock, TIMEOUT);
+        SharedActivityBoard board = new SharedActivityBoard(store, "a");
+        board.put("shop.orders", new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a"));
         assertThat(membership.tablesOfDeadInstances()).containsExactly(Map.entry("a", List.of(new TableEpoch(7, 3))));
         membership.releaseTablesOf("a");
         assertThat(membership.tablesOfDeadInstances()).isEmpty();
+        assertThat(board.get("shop.orders")).hasValueSatisfying(activity -> {
+            assertThat(activity.syncing()).as("the dead instance's round is over").isFalse();
+            assertThat(activity.rounds()).isEqualTo(5);
+            assertThat(activity.holder()).isEqualTo("a");
+        });
 
         // a comes back (it was only stalled): it beats, but b keeps the lease.
         a.tick();
