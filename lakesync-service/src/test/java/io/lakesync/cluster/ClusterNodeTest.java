@@ -16,8 +16,15 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -107,18 +114,40 @@ class ClusterNodeTest {
     }
 
     @Test
-    void onSqliteTheSingleInstanceAlwaysLeads() {
-        StateStore store = track(StateStore.open(
-                LakeSyncConfig.fromMap(Map.of("data.dir", dataDir.toString()), "test"), clock));
-        ClusterNode only = node(store, "only", List.of());
-        only.join("host", "http://host:8080", "1.0", 4);
-        assertThat(only.isLeader()).isTrue();
+    void onSqliteTheSingleInstanceAlwaysLeadsAndASecondOneIsWarnedAbout() {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Logger logger = (Logger) LogManager.getLogger(ClusterNode.class);
+        AbstractAppender capture = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                if (event.getLevel() == Level.WARN) {
+                    warnings.add(event.getMessage().getFormattedMessage());
+                }
+            }
+        };
+        capture.start();
+        logger.addAppender(capture);
+        try {
+            StateStore store = track(StateStore.open(
+                    LakeSyncConfig.fromMap(Map.of("data.dir", dataDir.toString()), "test"), clock));
+            ClusterNode only = node(store, "only", List.of());
+            only.join("host", "http://host:8080", "1.0", 4);
+            assertThat(only.isLeader()).isTrue();
+            assertThat(warnings).isEmpty();
 
-        ClusterNode second = node(store, "second", List.of());
-        second.join("host-2", "http://host-2:8080", "1.0", 4);
-        only.tick();
-        assertThat(only.isLeader()).isTrue();
-        assertThat(only.instances()).extracting(ClusterInstance::id).containsExactly("only", "second");
+            clock.advance(Duration.ofSeconds(1));
+            ClusterNode second = node(store, "second", List.of());
+            second.join("host-2", "http://host-2:8080", "1.0", 4);
+            only.tick();
+            only.tick();
+            assertThat(only.isLeader()).isTrue();
+            assertThat(only.instances()).extracting(ClusterInstance::id).containsExactly("only", "second");
+            assertThat(warnings).as("once").singleElement().asString()
+                    .contains("Another lakesync instance (second) runs on this SQLite state").contains("state.jdbc-url");
+        } finally {
+            logger.removeAppender(capture);
+            capture.stop();
+        }
     }
 
     private ClusterNode node(StateStore store, String id, Collection<TableAssignment> held) {
