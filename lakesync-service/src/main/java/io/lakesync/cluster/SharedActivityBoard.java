@@ -69,16 +69,14 @@ public final class SharedActivityBoard implements ActivityBoard {
     }
 
     @Override
-    public void retainOnly(Set<String> tables) {
-        List<String> gone = all().keySet().stream().filter(name -> !tables.contains(name)).toList();
-        if (!gone.isEmpty()) {
-            store.write(sql -> {
-                for (String name : gone) {
-                    sql.update("DELETE FROM table_activity WHERE table_name = ?", name);
-                }
-                return null;
-            });
-        }
+    public void forget(Set<String> dropped, Instant listedAt) {
+        store.write(sql -> {
+            for (String name : dropped) {
+                sql.update("DELETE FROM table_activity WHERE table_name = ? AND updated_at < ?", name,
+                        listedAt.toEpochMilli());
+            }
+            return null;
+        });
     }
 
     @Nullable

@@ -1,5 +1,6 @@
 package io.lakesync.status;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,8 +22,11 @@ public interface ActivityBoard {
     /** Every table's activity. */
     Map<String, EngineActivity> all();
 
-    /** Forgets the tables not in {@code tables} (they were dropped). */
-    void retainOnly(Set<String> tables);
+    /**
+     * Forgets {@code dropped} tables, unless an engine recorded them since {@code listedAt} (a table of the same
+     * name created after the listing that found it gone).
+     */
+    void forget(Set<String> dropped, Instant listedAt);
 
     /** A board of this instance alone, in memory. */
     static ActivityBoard inMemory(String self) {
@@ -49,8 +53,8 @@ public interface ActivityBoard {
             }
 
             @Override
-            public void retainOnly(Set<String> keep) {
-                tables.keySet().retainAll(keep);
+            public void forget(Set<String> dropped, Instant listedAt) {
+                tables.keySet().removeAll(dropped);
             }
         };
     }

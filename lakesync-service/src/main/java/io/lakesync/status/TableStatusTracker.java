@@ -155,7 +155,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         } catch (Exception e) {
             lakeProblem = problem(lakeProblem, "Cannot reach the lake", RemoteErrors.describe(e), now);
         }
-        readBoard();
+        Set<String> onBoard = readBoard();
         boolean enabled = serviceEnabled.getAsBoolean();
         List<Future<TableObservation>> observations = listFailure == null ? observeAll(listed) : List.of();
         List<TableStatus> fresh = new ArrayList<>();
@@ -184,10 +184,13 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                     pendingAtSnapshot, activity)) {
                 perTable.keySet().removeIf(name -> !seen.contains(name));
             }
-            try {
-                board.retainOnly(seen);
-            } catch (RuntimeException e) {
-                LOG.debug("Could not forget the activity of dropped tables", e);
+            onBoard.removeAll(seen);
+            if (!onBoard.isEmpty()) {
+                try {
+                    board.forget(onBoard, now);
+                } catch (RuntimeException e) {
+                    LOG.debug("Could not forget the activity of dropped tables {}", onBoard, e);
+                }
             }
         }
         fresh.sort(Comparator.comparing(TableStatus::name));
@@ -234,19 +237,25 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         }
     }
 
-    /** Takes the activity of every table from the board; on failure the last one read stays. */
-    private void readBoard() {
+    /**
+     * Takes the activity of every table from the board and returns the tables it holds; on failure the last
+     * activity read stays, and no table is named.
+     */
+    private Set<String> readBoard() {
         try {
-            activity.putAll(board.all());
+            Map<String, EngineActivity> all = board.all();
+            activity.putAll(all);
             if (boardFailing) {
                 boardFailing = false;
                 LOG.info("The table activity of the cluster can be read again");
             }
+            return new HashSet<>(all.keySet());
         } catch (RuntimeException e) {
             if (!boardFailing) {
                 boardFailing = true;
                 LOG.warn("Cannot read the table activity of the cluster, showing the last one read: {}", e.toString());
             }
+            return new HashSet<>();
         }
     }
 
