@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.fluss.metadata.TablePath;
@@ -100,6 +101,12 @@ class ClusterNodeTest {
             assertThat(activity.rounds()).isEqualTo(5);
             assertThat(activity.holder()).isEqualTo("a");
         });
+        Instant recorded = clock.instant();
+        board.forget(Set.of("shop.orders"), recorded.minusMillis(1));
+        assertThat(board.get("shop.orders")).as("recorded after the listing that missed it: kept").isPresent();
+        clock.advance(Duration.ofMillis(1));
+        board.forget(Set.of("shop.orders"), clock.instant());
+        assertThat(board.all()).as("dropped").isEmpty();
 
         // a comes back (it was only stalled): it beats, but b keeps the lease.
         a.tick();
