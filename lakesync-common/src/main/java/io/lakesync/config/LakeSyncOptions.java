@@ -268,6 +268,44 @@ public final class LakeSyncOptions {
                             "Whether GET /metrics needs an API token (any role) like the rest of the API. "
                                     + "Off by default, so Prometheus scrapes without one.");
 
+    // Several instances (io.lakesync.cluster): membership, the elected instance, the shared switch.
+
+    public static final ConfigOption<String> CLUSTER_INSTANCE_ID =
+            key("cluster.instance-id")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "This instance's name in the shared state ('lakesync instances'); empty means the host "
+                                    + "name with a random suffix. Two running instances must not share one.");
+
+    public static final ConfigOption<Duration> CLUSTER_HEARTBEAT_INTERVAL =
+            key("cluster.heartbeat-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How often an instance records in the shared state that it is alive, renews or seeks "
+                                    + "the leadership of once-per-cluster duties (alert evaluation), and re-reads the "
+                                    + "service switch another instance may have turned.");
+
+    public static final ConfigOption<Duration> CLUSTER_INSTANCE_TIMEOUT =
+            key("cluster.instance-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "An instance whose last heartbeat is older than this is listed as dead, and its "
+                                    + "leadership passes to another instance. Must be at least twice "
+                                    + "'cluster.heartbeat-interval'.");
+
+    public static final ConfigOption<Integer> STATUS_REFRESH_PARALLELISM =
+            key("status.refresh-parallelism")
+                    .intType()
+                    .defaultValue(8)
+                    .withDescription(
+                            "How many tables a status refresh observes at the same time. A table with pending "
+                                    + "records may take a few seconds to observe (its oldest pending record is read "
+                                    + "from Fluss), so a refresh of many tables needs several at once to end within "
+                                    + "'status.refresh-interval'.");
+
     private LakeSyncOptions() {}
 
     /**

@@ -66,6 +66,10 @@ class ClientCommandsTest extends TieringTestBase {
             assertThat(run("tables", "disable", "fluss.cli_orders", "--url", url, "--token", OWNER).out())
                     .contains("Lake sync disabled for fluss.cli_orders");
             assertThat(run("service", "status", "--url", url, "--token", VIEWER).out()).contains("ON");
+            Run instances = run("instances", "--url", url, "--token", VIEWER);
+            assertThat(instances.exitCode()).as(instances.err()).isZero();
+            assertThat(instances.out()).contains("INSTANCE", "STATE", "ROLE", "HELD/CAPACITY")
+                    .contains("(this)").contains("ALIVE").contains("leader").contains(url);
         }
         Run noService = run("status", "--url", "http://127.0.0.1:1", "--token", VIEWER);
         assertThat(noService.exitCode()).isEqualTo(1);

@@ -67,7 +67,7 @@ public final class AlertEvaluator {
     private final TableMetricsSource metrics;
     private final Clock clock;
     private final Map<Key, Tracked> tracked = new HashMap<>();
-    private final CounterHistory counters = new CounterHistory();
+    private CounterHistory counters = new CounterHistory();
 
     public AlertEvaluator(
             AlertRuleRepository rules,
@@ -80,6 +80,15 @@ public final class AlertEvaluator {
         this.notifier = notifier;
         this.metrics = metrics;
         this.clock = clock;
+    }
+
+    /**
+     * Forgets every alert's state and the counter history; the next evaluation starts from the alerts firing in
+     * the database. For an instance that (again) becomes the one evaluating.
+     */
+    public synchronized void forget() {
+        tracked.clear();
+        counters = new CounterHistory();
     }
 
     /**

@@ -8,12 +8,17 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The alerting capability of one lakesync instance, wired together: the stored rules, channels and history for
- * the API, and the evaluator that {@link #start()} runs every {@code alert.evaluation-interval}.
+ * the API, and the evaluator that {@link #start} runs every {@code alert.evaluation-interval}.
+ *
+ * <p>With several instances on one state only the elected one evaluates (the others skip their turns), so each
+ * alert transition is decided and notified once. An instance that becomes the leader starts from what the shared
+ * state says is firing: its own view from an earlier leadership may be out of date.
  */
 public final class Alerting implements AutoCloseable {
 
@@ -26,6 +31,8 @@ public final class Alerting implements AutoCloseable {
     private final AlertEvaluator evaluator;
     private final Duration interval;
     private ScheduledExecutorService scheduler;
+    private BooleanSupplier leader;
+    private boolean leading;
 
     private Alerting(StateStore store, WebhookSettings webhooks, Duration interval, TableMetricsSource metrics,
             Clock clock) {
@@ -49,8 +56,12 @@ public final class Alerting implements AutoCloseable {
         return new Alerting(store, webhooks, interval, metrics, clock);
     }
 
-    /** Evaluates the rules now and then every interval, on a thread of its own. */
-    public synchronized void start() {
+    /**
+     * Evaluates the rules now and then every interval, on a thread of its own, whenever {@code leader} says this
+     * instance is the one to.
+     */
+    public synchronized void start(BooleanSupplier leader) {
+        this.leader = leader;
         if (scheduler != null) {
             throw new IllegalStateException("Alerting is already started");
         }
@@ -64,6 +75,17 @@ public final class Alerting implements AutoCloseable {
     }
 
     private void evaluateOnce() {
+        boolean leads = leader.getAsBoolean();
+        if (leads != leading) {
+            leading = leads;
+            LOG.info(leads ? "This instance evaluates the alert rules now" : "Another instance evaluates the alert rules now");
+            if (leads) {
+                evaluator.forget();
+            }
+        }
+        if (!leads) {
+            return;
+        }
         try {
             evaluator.evaluate();
         } catch (RuntimeException e) {

@@ -6,6 +6,12 @@ import io.lakesync.alert.TableMetricsSource;
 import io.lakesync.auth.Authenticator;
 import io.lakesync.auth.JavalinAuth;
 import io.lakesync.catalog.LakeCatalog;
+import io.lakesync.cluster.ClusterNode;
+import io.lakesync.cluster.DeadInstanceTables;
+import io.lakesync.cluster.InstanceRoutes;
+import io.lakesync.cluster.LeaderLease;
+import io.lakesync.cluster.Membership;
+import io.lakesync.cluster.SharedActivityBoard;
 import io.lakesync.catalog.LakeTableRoutes;
 import io.lakesync.catalog.Prerequisites;
 import io.lakesync.config.ConfigException;
@@ -25,10 +31,14 @@ import io.lakesync.switches.SwitchRoutes;
 import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,6 +48,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,13 +57,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One lakesync instance, the composition root: from one validated {@link LakeSyncConfig} it opens the
  * service state, connects to Fluss and the lake, starts the tiering engine (if the service switch is on),
- * the status tracker, alerting, and the HTTP API with every capability's {@link HttpRoutes}.
+ * the status tracker, alerting, the HTTP API with every capability's {@link HttpRoutes}, and last joins the
+ * instances sharing the state ({@link ClusterNode}: heartbeats, the leader lease, the shared switch).
  *
  * <pre>
  *   [new] ── start(config) ──▶ check config, host, port ──▶ state, Fluss, lake ──▶ engine (if switched on)
  *                    │                                                                   │
  *                    │ a step fails: what started is closed, the error rethrown           ▼
- *                    ▼                                              status ──▶ alerts ──▶ HTTP ──▶ [running]
+ *                    ▼                                    status ──▶ alerts ──▶ HTTP ──▶ cluster ──▶ [running]
  *                [failed]                                                                           │ close()
  *                                        [closed] ◀── everything stopped in reverse order ◀─────────┘
  * </pre>
@@ -97,10 +110,13 @@ public final class LakeSyncServer implements AutoCloseable {
             LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
             LakeCatalog lakeCatalog = new LakeCatalog(connection, lakeTables);
 
+            String instanceId = instanceId(config);
             ServiceSwitchControl[] switchHolder = new ServiceSwitchControl[1];
             TableStatusTracker tracker =
                     push(started, new TableStatusTracker(
                             new ClusterObserver(connection, lakeTables, clock),
+                            new SharedActivityBoard(state, instanceId),
+                            config.get(LakeSyncOptions.STATUS_REFRESH_PARALLELISM),
                             clock,
                             () -> switchHolder[0].isEnabled(),
                             config.get(LakeSyncOptions.STATUS_HISTORY_SIZE),
@@ -117,8 +133,14 @@ public final class LakeSyncServer implements AutoCloseable {
             serviceSwitch.startIfEnabled();
             tracker.start(refreshInterval);
 
+            Duration instanceTimeout = clusterInstanceTimeout(config);
+            Membership membership = new Membership(state, clock, instanceTimeout);
+            ClusterNode node = new ClusterNode(instanceId, membership,
+                    new LeaderLease(state, "cluster-duties", clock, instanceTimeout), engine::heldTables, clock);
+            node.everyHeartbeatAsLeader(
+                    new DeadInstanceTables(membership, FlussTieringCoordinator.of(connection)));
             Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker, clock), clock));
-            alerting.start();
+            alerting.start(node::isLeader);
 
             HttpApi http =
                     push(started, HttpApi.start(config, List.of(
@@ -131,7 +153,18 @@ public final class LakeSyncServer implements AutoCloseable {
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
                             new AlertRoutes(alerting),
+                            new InstanceRoutes(node),
                             new ConsoleRoutes(refreshInterval))));
+            node.everyHeartbeat(() -> {
+                try {
+                    serviceSwitch.followSharedSwitch();
+                } catch (Exception e) {
+                    throw new IllegalStateException("Cannot follow the shared service switch: " + e, e);
+                }
+            });
+            node.join(InetAddress.getLocalHost().getHostName(), http.url().toString(), LakeSyncVersion.get(),
+                    config.get(LakeSyncOptions.TIERING_WORKERS));
+            push(started, node).start(config.get(LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL));
             LOG.info("lakesync service listening on {}, syncing Fluss cluster {}", http.url(), bootstrapServers);
             return new LakeSyncServer(started, http, tracker);
         } catch (Exception | Error e) {
@@ -147,6 +180,34 @@ public final class LakeSyncServer implements AutoCloseable {
                     + "' must be at least 1, but is " + refreshes + ".");
         }
         return refreshes;
+    }
+
+    /** {@code cluster.instance-id}, or the host name with a random suffix. */
+    private static String instanceId(LakeSyncConfig config) throws UnknownHostException {
+        String configured = config.get(LakeSyncOptions.CLUSTER_INSTANCE_ID).trim();
+        return configured.isEmpty()
+                ? InetAddress.getLocalHost().getHostName() + "-" + UUID.randomUUID().toString().substring(0, 8)
+                : configured;
+    }
+
+    private static Duration clusterInstanceTimeout(LakeSyncConfig config) {
+        Duration heartbeat = config.get(LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL);
+        Duration timeout = config.get(LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT);
+        if (heartbeat.isZero() || heartbeat.isNegative() || timeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            throw new ConfigException("Config key '" + LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT.key() + "' ("
+                    + timeout + ") must be at least twice '" + LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key()
+                    + "' (" + heartbeat + "), which must be positive: an instance would otherwise count as dead "
+                    + "between two of its heartbeats.");
+        }
+        Duration failover = timeout.plus(heartbeat);
+        Duration evaluation = config.get(LakeSyncOptions.ALERT_EVALUATION_INTERVAL);
+        if (failover.compareTo(evaluation.multipliedBy(2)) > 0) {
+            LOG.warn("Alert evaluation passes to another instance up to {} after its instance dies ('{}' plus '{}'), "
+                    + "more than two evaluation intervals ('{}' = {})", failover,
+                    LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT.key(), LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key(),
+                    LakeSyncOptions.ALERT_EVALUATION_INTERVAL.key(), evaluation);
+        }
+        return timeout;
     }
 
     /** What alert rules evaluate: each table's catalogue metrics, by id. */
@@ -233,6 +294,12 @@ public final class LakeSyncServer implements AutoCloseable {
                 engine.start();
                 running = engine;
             }
+        }
+
+        /** The tables the running engine holds now. */
+        Set<TableAssignment> heldTables() {
+            TieringService engine = running;
+            return engine == null ? Set.of() : engine.activeTables();
         }
 
         /** The running engine's health; empty while the service is switched off. */

@@ -6,8 +6,9 @@ import java.time.Instant;
 import javax.annotation.Nullable;
 
 /**
- * What this instance's engine did with a table: whether a round runs now, the failures since the last
- * success, and running totals. Immutable; each engine event produces the next value.
+ * What the engines did with a table: whether a round runs now, the failures since the last success, and running
+ * totals over all instances, with {@code holder} the instance that ran its latest round (null before any).
+ * Immutable; each engine event produces the next value.
  */
 public record EngineActivity(
         boolean syncing,
@@ -22,30 +23,38 @@ public record EngineActivity(
         long filesWritten,
         @Nullable Duration lastRoundDuration,
         @Nullable Instant lastRoundEndedAt,
-        double lastRoundRowsPerSecond) {
+        double lastRoundRowsPerSecond,
+        @Nullable String holder) {
 
     public static final EngineActivity NONE =
-            new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0);
+            new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0, null);
 
     EngineActivity started() {
         return new EngineActivity(true, consecutiveFailures, lastFailureKind, lastError, null, rounds, failures,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond);
+                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder);
     }
 
     EngineActivity succeeded(long rows, long bytes, int files, Duration duration, Instant endedAt) {
         double rate = duration.isZero() ? 0 : rows * 1000.0 / duration.toMillis();
         return new EngineActivity(false, 0, null, null, null, rounds + 1, failures, rowsTiered + rows,
-                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate);
+                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate, holder);
     }
 
     EngineActivity failed(FailureKind kind, String error, @Nullable Instant retryAt) {
         return new EngineActivity(false, consecutiveFailures + 1, kind, error, retryAt, rounds, failures + 1,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond);
+                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder);
     }
 
     /** The table left this instance (given back, lost); totals stay, the failure streak ends. */
     EngineActivity released() {
         return new EngineActivity(false, 0, null, null, null, rounds, failures, rowsTiered, bytesTiered,
-                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond);
+                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder);
+    }
+
+    /** The same activity, run by {@code instance}. */
+    EngineActivity heldBy(String instance) {
+        return new EngineActivity(syncing, consecutiveFailures, lastFailureKind, lastError, nextRetryAt, rounds,
+                failures, rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt,
+                lastRoundRowsPerSecond, instance);
     }
 }

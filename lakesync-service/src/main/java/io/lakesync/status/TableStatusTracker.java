@@ -22,12 +22,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 import org.apache.fluss.metadata.TablePath;
 import org.slf4j.Logger;
@@ -39,11 +44,16 @@ import org.slf4j.LoggerFactory;
  * history per table for charts, and hands every refresh to its subscribers (metrics, alerts).
  *
  * <p>A refresh never hangs: listing the tables, probing the lake and observing each table may each take at most
- * {@code status.call-timeout}, and once a table's observation ran out of time the remaining tables are not tried
- * in that refresh, so a refresh ends within about three call timeouts. A table it could not observe (Fluss or
+ * {@code status.call-timeout}; tables are observed in parallel on a bounded pool ({@code
+ * status.refresh-parallelism}), and once a table's observation ran out of time the tables not yet started are not
+ * tried in that refresh, so a refresh ends within about three call timeouts. A table it could not observe (Fluss or
  * the lake did not answer, an earlier table ran out of time, the observation failed) stays listed
  * with its last observed figures marked stale and the error as its reason, and turns UNKNOWN as {@link TableState}
  * draws it; a table disappears only when Fluss lists the tables without it (dropped).
+ *
+ * <p>What the engines did with each table is kept on an {@link ActivityBoard}: with several instances on one
+ * shared state, each round's outcome is added to the table's shared totals by the instance that ran it, and every
+ * refresh reads the whole board, so every instance shows the same activity for every table.
  */
 public final class TableStatusTracker implements TieringListener, AutoCloseable {
 
@@ -55,6 +65,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final int historySize;
     private final Duration callTimeout;
     private final Duration unknownAfter;
+    private final ActivityBoard board;
+    private final ExecutorService observers;
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
     private final Map<String, TableStatus> statuses = new ConcurrentHashMap<>();
     private final Map<String, Deque<HistoryPoint>> history = new ConcurrentHashMap<>();
@@ -68,13 +80,29 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private volatile String flussProblem;
     private volatile String lakeProblem;
     private ScheduledExecutorService scheduler;
+    private volatile boolean boardFailing;
+
+    /** A tracker of this instance alone: activity in memory, tables observed one at a time. */
+    public TableStatusTracker(
+            TableObserver observer,
+            Clock clock,
+            BooleanSupplier serviceEnabled,
+            int historySize,
+            Duration callTimeout,
+            Duration unknownAfter) {
+        this(observer, ActivityBoard.inMemory("local"), 1, clock, serviceEnabled, historySize, callTimeout,
+                unknownAfter);
+    }
 
     /**
      * @param callTimeout how long one call of a refresh may wait for Fluss or the lake
      * @param unknownAfter how long after its last observation a table that cannot be observed becomes UNKNOWN
+     * @param parallelism how many tables are observed at the same time
      */
     public TableStatusTracker(
             TableObserver observer,
+            ActivityBoard board,
+            int parallelism,
             Clock clock,
             BooleanSupplier serviceEnabled,
             int historySize,
@@ -86,6 +114,12 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         this.historySize = historySize;
         this.callTimeout = callTimeout;
         this.unknownAfter = unknownAfter;
+        this.board = board;
+        this.observers = Executors.newFixedThreadPool(parallelism, r -> {
+            Thread thread = new Thread(r, "lakesync-status-observer");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** Refreshes every {@code interval} in the background. */
@@ -121,26 +155,23 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         } catch (Exception e) {
             lakeProblem = problem(lakeProblem, "Cannot reach the lake", RemoteErrors.describe(e), now);
         }
+        Set<String> onBoard = readBoard();
+        boolean enabled = serviceEnabled.getAsBoolean();
+        List<Future<TableObservation>> observations = listFailure == null ? observeAll(listed) : List.of();
         List<TableStatus> fresh = new ArrayList<>();
-        String timedOut = null;
-        for (TablePath path : listed) {
+        for (int i = 0; i < listed.size(); i++) {
+            TablePath path = listed.get(i);
             String name = path.toString();
             paths.put(name, path);
             TableStatus status;
             if (listFailure != null) {
                 status = unobserved(path, listFailure, now);
-            } else if (timedOut != null) {
-                status = unobserved(path, "not tried in this refresh after an earlier table's observation ran out of "
-                        + "time ('" + LakeSyncOptions.STATUS_CALL_TIMEOUT.key() + "'): " + timedOut, now);
             } else {
                 try {
-                    status = observed(path, observer.observe(path, Deadline.in(callTimeout)));
+                    status = observed(path, awaitObservation(observations.get(i)), enabled);
                 } catch (Exception e) {
                     LOG.debug("Could not observe table {}", path, e);
                     status = unobserved(path, RemoteErrors.describe(e), now);
-                    if (e instanceof TimeoutException) {
-                        timedOut = RemoteErrors.describe(e);
-                    }
                 }
             }
             publish(name, status, now);
@@ -149,8 +180,17 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         if (listFailure == null) {
             Set<String> seen = new HashSet<>();
             listed.forEach(path -> seen.add(path.toString()));
-            for (Map<String, ?> perTable : List.of(statuses, history, paths, observed, failingSince, pendingSince, pendingAtSnapshot)) {
+            for (Map<String, ?> perTable : List.of(statuses, history, paths, observed, failingSince, pendingSince,
+                    pendingAtSnapshot, activity)) {
                 perTable.keySet().removeIf(name -> !seen.contains(name));
+            }
+            onBoard.removeAll(seen);
+            if (!onBoard.isEmpty()) {
+                try {
+                    board.forget(onBoard, now);
+                } catch (RuntimeException e) {
+                    LOG.debug("Could not forget the activity of dropped tables {}", onBoard, e);
+                }
             }
         }
         fresh.sort(Comparator.comparing(TableStatus::name));
@@ -164,7 +204,62 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         return fresh;
     }
 
-    private TableStatus observed(TablePath path, TableObservation observation) {
+    /**
+     * Starts observing every table on the pool. A table not yet started once another's observation ran out of
+     * time is not tried: its future fails with the reason.
+     */
+    private List<Future<TableObservation>> observeAll(List<TablePath> tables) {
+        AtomicReference<String> timedOut = new AtomicReference<>();
+        List<Future<TableObservation>> futures = new ArrayList<>(tables.size());
+        for (TablePath path : tables) {
+            futures.add(observers.submit(() -> {
+                String earlier = timedOut.get();
+                if (earlier != null) {
+                    throw new IllegalStateException("not tried in this refresh after an earlier table's observation "
+                            + "ran out of time ('" + LakeSyncOptions.STATUS_CALL_TIMEOUT.key() + "'): " + earlier);
+                }
+                try {
+                    return observer.observe(path, Deadline.in(callTimeout));
+                } catch (TimeoutException e) {
+                    timedOut.compareAndSet(null, RemoteErrors.describe(e));
+                    throw e;
+                }
+            }));
+        }
+        return futures;
+    }
+
+    private static TableObservation awaitObservation(Future<TableObservation> observation) throws Exception {
+        try {
+            return observation.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /**
+     * Takes the activity of every table from the board and returns the tables it holds; on failure the last
+     * activity read stays, and no table is named.
+     */
+    private Set<String> readBoard() {
+        try {
+            Map<String, EngineActivity> all = board.all();
+            activity.putAll(all);
+            if (boardFailing) {
+                boardFailing = false;
+                LOG.info("The table activity of the cluster can be read again");
+            }
+            return new HashSet<>(all.keySet());
+        } catch (RuntimeException e) {
+            if (!boardFailing) {
+                boardFailing = true;
+                LOG.warn("Cannot read the table activity of the cluster, showing the last one read: {}", e.toString());
+            }
+            return new HashSet<>();
+        }
+    }
+
+    private TableStatus observed(TablePath path, TableObservation observation, boolean enabled) {
         String name = path.toString();
         if (failingSince.remove(name) != null) {
             LOG.info("Table {} can be observed again", name);
@@ -173,7 +268,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                 TableStatusModel.derive(
                         observation,
                         activity.getOrDefault(name, EngineActivity.NONE),
-                        serviceEnabled.getAsBoolean(),
+                        enabled,
                         trackPendingSince(name, observation));
         observed.put(name, status);
         return status;
@@ -289,29 +384,47 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
 
     @Override
     public void roundStarted(TableAssignment assignment) {
-        activity.compute(assignment.tablePath().toString(), (k, a) -> (a == null ? EngineActivity.NONE : a).started());
+        record(assignment.tablePath().toString(), EngineActivity::started);
     }
 
     @Override
     public void roundFinished(RoundResult result) {
-        activity.compute(
-                result.assignment().tablePath().toString(),
-                (k, a) -> (a == null ? EngineActivity.NONE : a)
-                        .succeeded(result.records(), result.bytesWritten(), result.filesWritten(), result.duration(), clock.instant()));
+        record(result.assignment().tablePath().toString(), a -> a.succeeded(
+                result.records(), result.bytesWritten(), result.filesWritten(), result.duration(), clock.instant()));
     }
 
     @Override
     public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {
         String name = assignment.tablePath().toString();
         if (kind == FailureKind.LOST) {
-            activity.computeIfPresent(name, (k, a) -> a.released());
+            record(name, EngineActivity::released);
             return;
         }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
-        activity.compute(
-                name,
-                (k, a) -> (a == null ? EngineActivity.NONE : a)
-                        .failed(kind, message, retryIn == null ? null : clock.instant().plus(retryIn)));
+        record(name, a -> a.failed(kind, message, retryIn == null ? null : clock.instant().plus(retryIn)));
+    }
+
+    /**
+     * Applies an engine event to the table's activity as the board holds it (the totals of every instance), and
+     * writes the result back, this instance as its holder. The board failing costs only the shared view: the
+     * event still counts here.
+     */
+    private void record(String table, UnaryOperator<EngineActivity> event) {
+        activity.compute(table, (k, local) -> {
+            EngineActivity base = local == null ? EngineActivity.NONE : local;
+            try {
+                base = board.get(table).orElse(base);
+            } catch (RuntimeException e) {
+                LOG.debug("Cannot read the shared activity of {}", table, e);
+            }
+            EngineActivity next = event.apply(base).heldBy(board.self());
+            try {
+                board.put(table, next);
+            } catch (RuntimeException e) {
+                LOG.warn("Cannot record the activity of {} in the shared state: {}", table, e.toString());
+            }
+            return next;
+        });
     }
 
     @Override
@@ -319,5 +432,6 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         if (scheduler != null) {
             scheduler.shutdownNow();
         }
+        observers.shutdownNow();
     }
 }

@@ -27,7 +27,7 @@ public record TableView(
         boolean stale,
         @Nullable List<HistoryPoint> history) {
 
-    /** What this instance's engine did with the table. */
+    /** What the engines of all instances did with the table; {@code holder} ran its latest round. */
     public record Activity(
             boolean syncing,
             int consecutiveFailures,
@@ -41,7 +41,8 @@ public record TableView(
             long filesWritten,
             @Nullable Long lastRoundDurationMs,
             @Nullable Instant lastRoundEndedAt,
-            double lastRoundRowsPerSecond) {}
+            double lastRoundRowsPerSecond,
+            @Nullable String holder) {}
 
     public static TableView of(TableStatus status, @Nullable List<HistoryPoint> history) {
         EngineActivity a = status.activity();
@@ -72,7 +73,8 @@ public record TableView(
                         a.filesWritten(),
                         a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(),
                         a.lastRoundEndedAt(),
-                        a.lastRoundRowsPerSecond()),
+                        a.lastRoundRowsPerSecond(),
+                        a.holder()),
                 status.observedAt(),
                 status.stale(),
                 history);

@@ -5,6 +5,7 @@ import io.lakesync.catalog.Prerequisites;
 import io.lakesync.state.ServiceSwitch;
 import io.lakesync.state.ServiceSwitchRepository;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.fluss.metadata.TablePath;
 import org.slf4j.Logger;
@@ -15,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * names the check that failed); turning it off is refused while any table still has lake sync enabled, and
  * stops all syncing when accepted. A cluster nobody switched yet counts as on, so an existing lake-enabled
  * cluster keeps syncing when lakesync takes over from the Flink job.
+ *
+ * <p>The switch is one row of the shared state, so with several instances any of them may turn it; each instance
+ * re-reads it with every heartbeat ({@link #followSharedSwitch()}) and starts or stops its own engine to match.
  */
 public final class ServiceSwitchControl {
 
@@ -31,6 +35,8 @@ public final class ServiceSwitchControl {
     private final Prerequisites prerequisites;
     private final TableSwitches tables;
     private final Engine engine;
+    /** What this instance's engine was last set to; null before {@link #startIfEnabled()}. */
+    private Boolean engineOn;
 
     public ServiceSwitchControl(
             ServiceSwitchRepository repository, Prerequisites prerequisites, TableSwitches tables, Engine engine) {
@@ -45,12 +51,32 @@ public final class ServiceSwitchControl {
     }
 
     /** Starts the engine if the switch is on; called once at start-up. */
-    public void startIfEnabled() throws Exception {
+    public synchronized void startIfEnabled() throws Exception {
         if (isEnabled()) {
             engine.start();
+            engineOn = true;
         } else {
+            engineOn = false;
             LOG.info("The lakesync service is switched off for this cluster; not syncing");
         }
+    }
+
+    /** Starts or stops this instance's engine when another instance turned the shared switch. */
+    public synchronized void followSharedSwitch() throws Exception {
+        Optional<ServiceSwitch> current = repository.get();
+        boolean on = current.map(ServiceSwitch::enabled).orElse(true);
+        if (engineOn == null || on == engineOn) {
+            return;
+        }
+        String by = current.map(s -> " by " + s.changedBy() + " at " + s.changedAt()).orElse("");
+        if (on) {
+            engine.start();
+            LOG.info("lakesync service switched on{} through another instance; syncing here too", by);
+        } else {
+            engine.stop();
+            LOG.info("lakesync service switched off{} through another instance; stopped syncing here", by);
+        }
+        engineOn = on;
     }
 
     /** Runs the prerequisite checks, then turns the service on; returns the checks that ran. */
@@ -62,7 +88,10 @@ public final class ServiceSwitchControl {
                     "Prerequisite check '" + failed.name() + "' failed: " + failed.detail(), checks);
         }
         repository.set(true, actor, "prerequisites passed");
-        engine.start();
+        synchronized (this) {
+            engine.start();
+            engineOn = true;
+        }
         LOG.info("lakesync service switched on by {}", actor);
         return checks;
     }
@@ -77,7 +106,10 @@ public final class ServiceSwitchControl {
                             + ". Disable them first ('lakesync tables disable <db>.<table>').");
         }
         repository.set(false, actor, "no table enabled");
-        engine.stop();
+        synchronized (this) {
+            engine.stop();
+            engineOn = false;
+        }
         LOG.info("lakesync service switched off by {}", actor);
     }
 }

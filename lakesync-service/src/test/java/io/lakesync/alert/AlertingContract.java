@@ -391,11 +391,11 @@ abstract class AlertingContract {
         LakeSyncConfig config = LakeSyncConfig.fromMap(Map.of("alert.evaluation-interval", "20 ms"), "test");
         Alerting scheduled = track(Alerting.create(store, config, failingOnce, clock));
 
-        scheduled.start();
+        scheduled.start(() -> true);
 
         assertThat(thirdCall.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         assertThat(scheduled.events().active()).extracting(AlertEvent::rule).containsExactly("backlog");
-        assertThatThrownBy(scheduled::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> scheduled.start(() -> true)).isInstanceOf(IllegalStateException.class)
                 .hasMessage("Alerting is already started");
     }
 

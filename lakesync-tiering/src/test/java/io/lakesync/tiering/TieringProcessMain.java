@@ -27,6 +27,20 @@ public final class TieringProcessMain {
      * and the extra arguments; its output (stdout and stderr) goes to {@code log}.
      */
     public static Process startChild(LakeSyncConfig config, List<String> extraArgs, Path log) throws IOException {
+        List<String> command = javaCommand(TieringProcessMain.class, "-Xmx1g");
+        config.toMap().forEach((k, v) -> command.add(k + "=" + v));
+        command.addAll(extraArgs);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(log.toFile());
+        return builder.start();
+    }
+
+    /**
+     * The command that runs {@code mainClass} in a child JVM with the test JVM's class path and module flags, and
+     * {@code jvmOptions}; program arguments go after it.
+     */
+    public static List<String> javaCommand(Class<?> mainClass, String... jvmOptions) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -34,16 +48,11 @@ public final class TieringProcessMain {
                 command.add(arg);
             }
         }
-        command.add("-Xmx1g");
+        command.addAll(List.of(jvmOptions));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
-        command.add(TieringProcessMain.class.getName());
-        config.toMap().forEach((k, v) -> command.add(k + "=" + v));
-        command.addAll(extraArgs);
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.redirectErrorStream(true);
-        builder.redirectOutput(log.toFile());
-        return builder.start();
+        command.add(mainClass.getName());
+        return command;
     }
 
     public static void main(String[] args) throws Exception {

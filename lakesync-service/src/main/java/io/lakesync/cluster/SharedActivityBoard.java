@@ -1,0 +1,112 @@
+package io.lakesync.cluster;
+
+import io.lakesync.state.Sql;
+import io.lakesync.state.StateStore;
+import io.lakesync.status.ActivityBoard;
+import io.lakesync.status.EngineActivity;
+import io.lakesync.tiering.FailureKind;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/** The {@link ActivityBoard} in the shared state ({@code table_activity}): one row per table for all instances. */
+public final class SharedActivityBoard implements ActivityBoard {
+
+    private static final String COLUMNS = "table_name, holder, syncing, consecutive_failures, last_failure_kind, "
+            + "last_error, next_retry_at, rounds, failures, rows_tiered, bytes_tiered, files_written, last_round_ms, "
+            + "last_round_ended_at, last_round_rows_per_sec, updated_at";
+    private static final String UPSERT = "INSERT INTO table_activity (" + COLUMNS + ") VALUES "
+            + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_name) DO UPDATE SET "
+            + String.join(", ", List.of(COLUMNS.split(", ")).subList(1, 16).stream().map(c -> c + " = excluded." + c).toList());
+    private static final int MAX_ERROR_LENGTH = 4096;
+
+    private final StateStore store;
+    private final String self;
+
+    public SharedActivityBoard(StateStore store, String self) {
+        this.store = store;
+        this.self = self;
+    }
+
+    @Override
+    public String self() {
+        return self;
+    }
+
+    @Override
+    public Optional<EngineActivity> get(String table) {
+        return store.read(sql -> sql.queryFirst(
+                "SELECT " + COLUMNS + " FROM table_activity WHERE table_name = ?", SharedActivityBoard::map, table));
+    }
+
+    @Override
+    public void put(String table, EngineActivity a) {
+        String error = a.lastError() == null || a.lastError().length() <= MAX_ERROR_LENGTH
+                ? a.lastError() : a.lastError().substring(0, MAX_ERROR_LENGTH);
+        store.write(sql -> sql.update(UPSERT,
+                table, a.holder(), a.syncing(), a.consecutiveFailures(),
+                a.lastFailureKind() == null ? null : a.lastFailureKind().name(), error, millis(a.nextRetryAt()),
+                a.rounds(), a.failures(), a.rowsTiered(), a.bytesTiered(), a.filesWritten(),
+                a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(), millis(a.lastRoundEndedAt()),
+                a.lastRoundRowsPerSecond(), sql.nowMillis()));
+    }
+
+    @Override
+    public Map<String, EngineActivity> all() {
+        Map<String, EngineActivity> all = new HashMap<>();
+        store.read(sql -> sql.query("SELECT " + COLUMNS + " FROM table_activity", row -> {
+            all.put(row.getString("table_name"), map(row));
+            return null;
+        }));
+        return all;
+    }
+
+    @Override
+    public void forget(Set<String> dropped, Instant listedAt) {
+        store.write(sql -> {
+            for (String name : dropped) {
+                sql.update("DELETE FROM table_activity WHERE table_name = ? AND updated_at < ?", name,
+                        listedAt.toEpochMilli());
+            }
+            return null;
+        });
+    }
+
+    @Nullable
+    private static Long millis(@Nullable Instant at) {
+        return at == null ? null : at.toEpochMilli();
+    }
+
+    @Nullable
+    private static Instant instant(ResultSet row, String column) throws SQLException {
+        Long millis = Sql.nullableLong(row, column);
+        return millis == null ? null : Instant.ofEpochMilli(millis);
+    }
+
+    private static EngineActivity map(ResultSet row) throws SQLException {
+        String kind = row.getString("last_failure_kind");
+        Long roundMs = Sql.nullableLong(row, "last_round_ms");
+        return new EngineActivity(
+                row.getBoolean("syncing"),
+                row.getInt("consecutive_failures"),
+                kind == null ? null : FailureKind.valueOf(kind),
+                row.getString("last_error"),
+                instant(row, "next_retry_at"),
+                row.getLong("rounds"),
+                row.getLong("failures"),
+                row.getLong("rows_tiered"),
+                row.getLong("bytes_tiered"),
+                row.getLong("files_written"),
+                roundMs == null ? null : Duration.ofMillis(roundMs),
+                instant(row, "last_round_ended_at"),
+                row.getDouble("last_round_rows_per_sec"),
+                row.getString("holder"));
+    }
+}

@@ -1,0 +1,169 @@
+package io.lakesync.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.state.ManualClock;
+import io.lakesync.state.PostgresServer;
+import io.lakesync.state.StateStore;
+import io.lakesync.status.EngineActivity;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.coordinator.TableEpoch;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Membership and leadership on a real PostgreSQL and SQLite state, heartbeats driven by hand on a manual clock. */
+class ClusterNodeTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @RegisterExtension
+    static PostgresServer postgres = new PostgresServer();
+
+    @TempDir Path dataDir;
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T12:00:00Z"));
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : opened) {
+            closeable.close();
+        }
+    }
+
+    @Test
+    void instancesAreListedAliveThenDeadAndTheLeadershipFailsOverAfterTheTimeout() throws Exception {
+        StateStore store = track(postgres.open(postgres.newDatabase(), clock));
+        List<TableAssignment> heldByA = List.of(new TableAssignment(7, TablePath.of("shop", "orders"), 3));
+        ClusterNode a = node(store, "a", heldByA);
+        ClusterNode b = node(store, "b", List.of());
+        AtomicBoolean switchRead = new AtomicBoolean();
+        b.everyHeartbeat(() -> switchRead.set(true));
+
+        a.join("host-a", "http://host-a:8080", "1.0", 4);
+        b.join("host-b", "http://host-b:8080", "1.0", 2);
+
+        assertThat(a.isLeader()).isTrue();
+        assertThat(b.isLeader()).as("the lease is a's").isFalse();
+        assertThat(switchRead).as("duties run with every heartbeat").isTrue();
+        assertThat(b.instances()).satisfiesExactly(
+                first -> {
+                    assertThat(first.id()).isEqualTo("a");
+                    assertThat(first.state()).isEqualTo(ClusterInstance.State.ALIVE);
+                    assertThat(first.leader()).isTrue();
+                    assertThat(first.tablesHeld()).containsExactly("shop.orders");
+                    assertThat(first.capacity()).isEqualTo(4);
+                    assertThat(first.url()).isEqualTo("http://host-a:8080");
+                },
+                second -> assertThat(second.leader()).isFalse());
+
+        // a stops beating (killed); b's heartbeats go on.
+        clock.advance(TIMEOUT.minusSeconds(1));
+        b.tick();
+        assertThat(b.isLeader()).as("a's lease has not expired yet").isFalse();
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(a.isLeader()).as("a stops counting itself leader once its lease expired").isFalse();
+        b.tick();
+        assertThat(b.isLeader()).isTrue();
+        assertThat(b.instances()).extracting(ClusterInstance::id, ClusterInstance::state, ClusterInstance::leader)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("b", ClusterInstance.State.ALIVE, true),
+                        org.assertj.core.groups.Tuple.tuple("a", ClusterInstance.State.DEAD, false));
+
+        Membership membership = new Membership(store, clock, TIMEOUT);
+        SharedActivityBoard board = new SharedActivityBoard(store, "a");
+        board.put("shop.orders", new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a"));
+        assertThat(membership.tablesOfDeadInstances()).containsExactly(Map.entry("a", List.of(new TableEpoch(7, 3))));
+        membership.releaseTablesOf("a");
+        assertThat(membership.tablesOfDeadInstances()).isEmpty();
+        assertThat(board.get("shop.orders")).hasValueSatisfying(activity -> {
+            assertThat(activity.syncing()).as("the dead instance's round is over").isFalse();
+            assertThat(activity.rounds()).isEqualTo(5);
+            assertThat(activity.holder()).isEqualTo("a");
+        });
+        Instant recorded = clock.instant();
+        board.forget(Set.of("shop.orders"), recorded.minusMillis(1));
+        assertThat(board.get("shop.orders")).as("recorded after the listing that missed it: kept").isPresent();
+        clock.advance(Duration.ofMillis(1));
+        board.forget(Set.of("shop.orders"), clock.instant());
+        assertThat(board.all()).as("dropped").isEmpty();
+
+        // a comes back (it was only stalled): it beats, but b keeps the lease.
+        a.tick();
+        assertThat(a.isLeader()).isFalse();
+        assertThat(b.instances()).extracting(ClusterInstance::state).containsOnly(ClusterInstance.State.ALIVE);
+
+        b.close();
+        a.tick();
+        assertThat(a.isLeader()).as("a clean stop gives the lease up at once").isTrue();
+        assertThat(a.instances()).extracting(ClusterInstance::id, ClusterInstance::state).contains(
+                org.assertj.core.groups.Tuple.tuple("b", ClusterInstance.State.STOPPED));
+    }
+
+    @Test
+    void onSqliteTheSingleInstanceAlwaysLeadsAndASecondOneIsWarnedAbout() {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Logger logger = (Logger) LogManager.getLogger(ClusterNode.class);
+        AbstractAppender capture = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                if (event.getLevel() == Level.WARN) {
+                    warnings.add(event.getMessage().getFormattedMessage());
+                }
+            }
+        };
+        capture.start();
+        logger.addAppender(capture);
+        try {
+            StateStore store = track(StateStore.open(
+                    LakeSyncConfig.fromMap(Map.of("data.dir", dataDir.toString()), "test"), clock));
+            ClusterNode only = node(store, "only", List.of());
+            only.join("host", "http://host:8080", "1.0", 4);
+            assertThat(only.isLeader()).isTrue();
+            assertThat(warnings).isEmpty();
+
+            clock.advance(Duration.ofSeconds(1));
+            ClusterNode second = node(store, "second", List.of());
+            second.join("host-2", "http://host-2:8080", "1.0", 4);
+            only.tick();
+            only.tick();
+            assertThat(only.isLeader()).isTrue();
+            assertThat(only.instances()).extracting(ClusterInstance::id).containsExactly("only", "second");
+            assertThat(warnings).as("once").singleElement().asString()
+                    .contains("Another lakesync instance (second) runs on this SQLite state").contains("state.jdbc-url");
+        } finally {
+            logger.removeAppender(capture);
+            capture.stop();
+        }
+    }
+
+    private ClusterNode node(StateStore store, String id, Collection<TableAssignment> held) {
+        return new ClusterNode(id, new Membership(store, clock, TIMEOUT),
+                new LeaderLease(store, "cluster-duties", clock, TIMEOUT), () -> held, clock);
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+}
