@@ -11,7 +11,9 @@ public enum Contender {
     A_DEFAULT("A-default", true, "the same Flink job with its default settings (table poll interval 30 s)"),
     READ_BOUND("read-bound", false, "Fluss read alone: scan the same offsets (KV snapshot + log), discard"),
     WRITE_BOUND("write-bound", false, "Paimon write alone: the same rows from memory into a scratch table of "
-            + "the same layout");
+            + "the same layout"),
+    FORMAT_BOUND("parquet-from-memory", false, "the table's file format writer alone (Parquet, zstd as the "
+            + "table says): the same rows from memory encoded into one file per writer, no table layer, no commit");
 
     private final String label;
     private final boolean tiering;

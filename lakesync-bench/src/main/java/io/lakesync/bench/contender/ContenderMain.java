@@ -92,6 +92,8 @@ public final class ContenderMain {
             case READ_BOUND -> new FlussReadBound(args.require(ChildArgs.BOOTSTRAP), args.tables(), workDir);
             case WRITE_BOUND -> new PaimonWriteBound(
                     args.lakeOptions(), args.tables(), DataSpec.fromArgs(args.values()), workDir);
+            case FORMAT_BOUND -> new FormatWriteBound(
+                    args.lakeOptions(), args.tables(), DataSpec.fromArgs(args.values()), workDir);
             default -> throw new IllegalArgumentException(contender.label() + " is not a bound");
         };
     }

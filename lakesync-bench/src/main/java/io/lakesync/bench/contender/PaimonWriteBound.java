@@ -245,7 +245,7 @@ final class PaimonWriteBound implements Bound {
         return write;
     }
 
-    private static <T> List<T> runAll(List<Callable<T>> tasks, int threads) throws Exception {
+    static <T> List<T> runAll(List<Callable<T>> tasks, int threads) throws Exception {
         if (tasks.size() == 1) {
             return List.of(tasks.get(0).call());
         }
