@@ -44,7 +44,7 @@ class ColumnarReadTest extends TieringTestBase {
         assertThat(columnar).containsExactlyElementsOf(row);
     }
 
-    private static final int ROWS_PER_APPEND = 30_000;
+    private static final int ROWS_PER_APPEND = 10_000;
 
     private List<List<Object>> tierTwice(TablePath path, String columnarRead) throws Exception {
         Schema schema = Schema.newBuilder()
