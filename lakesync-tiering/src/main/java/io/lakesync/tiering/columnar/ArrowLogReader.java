@@ -62,7 +62,7 @@ public final class ArrowLogReader implements AutoCloseable {
     private final long tableId;
     private final SchemaGetter schemaGetter;
     private final LogRecordReadContext readContext;
-    private final boolean checkCrcs;
+    private final BatchConsumer consumer;
     private final int maxBytes;
     private final int maxBucketBytes;
     private final int minBytes;
@@ -79,7 +79,7 @@ public final class ArrowLogReader implements AutoCloseable {
         this.schemaGetter = new ClientSchemaGetter(
                 tablePath, new SchemaInfo(tableInfo.getSchema(), tableInfo.getSchemaId()), connection.getAdmin());
         this.readContext = LogRecordReadContext.createReadContext(tableInfo, false, null, schemaGetter);
-        this.checkCrcs = conf.getBoolean(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC);
+        this.consumer = new BatchConsumer(tableInfo.getRowType(), conf.get(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC));
         this.maxBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES).getBytes();
         this.maxBucketBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET).getBytes();
         this.minBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MIN_BYTES).getBytes();
@@ -193,8 +193,8 @@ public final class ArrowLogReader implements AutoCloseable {
         sendFetches();
         long written = 0;
         for (Map.Entry<Subscription, FetchLogResultForBucket> entry : fetched) {
-            written += BatchConsumer.consume(
-                    entry.getKey().position, entry.getValue().recordsOrEmpty().batches(), readContext, checkCrcs, sink);
+            written += consumer.consume(
+                    entry.getKey().position, entry.getValue().recordsOrEmpty().batches(), readContext, sink);
             if (entry.getKey().position.state() == LogPosition.State.HANDED_BACK) {
                 logHandBack(entry.getKey().position);
             }

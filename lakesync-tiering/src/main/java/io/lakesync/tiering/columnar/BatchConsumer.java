@@ -1,7 +1,12 @@
 package io.lakesync.tiering.columnar;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.record.LogRecordBatch;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypeRoot;
+import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.CloseableIterator;
 
 /**
@@ -10,17 +15,36 @@ import org.apache.fluss.utils.CloseableIterator;
  * stops at its end offset, and a batch read to its end moves the position to the batch's next offset even
  * when its last offsets hold no record. A batch that fails its checksum or cannot be decoded hands the bucket
  * back to the row path at the offset it reached, which then reports the record as the row path always has.
+ *
+ * <p>A record's values are decoded lazily, when the sink reads them; values whose decoding can fail (Fluss
+ * 0.9.1 rejects some timestamps and decimals) are decoded here first, so such a record reaches the row path
+ * instead of failing the lake writer half-way through a row.
  */
 final class BatchConsumer {
 
-    private BatchConsumer() {}
+    private final boolean checkCrcs;
+    private final InternalRow.FieldGetter[] fallibleFields;
+
+    /** {@code rowType}: the table's columns, whose fallible ones are decoded before the sink sees a record. */
+    BatchConsumer(RowType rowType, boolean checkCrcs) {
+        this.checkCrcs = checkCrcs;
+        List<InternalRow.FieldGetter> fallible = new ArrayList<>();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            DataTypeRoot root = rowType.getTypeAt(i).getTypeRoot();
+            if (root == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                    || root == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    || root == DataTypeRoot.DECIMAL) {
+                fallible.add(InternalRow.createFieldGetter(rowType.getTypeAt(i), i));
+            }
+        }
+        this.fallibleFields = fallible.toArray(new InternalRow.FieldGetter[0]);
+    }
 
     /** Returns the number of records handed to the sink. */
-    static long consume(
+    long consume(
             LogPosition position,
             Iterable<LogRecordBatch> batches,
             LogRecordBatch.ReadContext readContext,
-            boolean checkCrcs,
             RecordSink sink)
             throws Exception {
         long written = 0;
@@ -62,6 +86,12 @@ final class BatchConsumer {
                         position.advanceTo(position.endOffset());
                         return written;
                     }
+                    try {
+                        decodeFallibleFields(record.getRow());
+                    } catch (RuntimeException e) {
+                        position.handBack(undecodable(offset, e));
+                        return written;
+                    }
                     sink.write(position.bucket(), record);
                     written++;
                     position.advanceTo(offset + 1);
@@ -70,6 +100,12 @@ final class BatchConsumer {
             position.advanceTo(Math.min(batch.nextLogOffset(), position.endOffset()));
         }
         return written;
+    }
+
+    private void decodeFallibleFields(InternalRow row) {
+        for (InternalRow.FieldGetter field : fallibleFields) {
+            field.getFieldOrNull(row);
+        }
     }
 
     private static String undecodable(long offset, RuntimeException e) {

@@ -46,6 +46,7 @@ class BatchConsumerTest {
     private BufferAllocator allocator;
     private ArrowWriterPool writers;
     private LogRecordReadContext readContext;
+    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, true);
     private final List<Long> written = new ArrayList<>();
     private final RecordSink sink = (bucket, record) -> {
         assertThat(bucket).isEqualTo(BUCKET);
@@ -72,7 +73,7 @@ class BatchConsumerTest {
     void handsOutExactlyTheRangeAcrossBatchBoundaries() throws Exception {
         LogPosition position = new LogPosition(BUCKET, 5, 25);
 
-        long count = BatchConsumer.consume(position, batches(0, 10, 20), readContext, true, sink);
+        long count = consumer.consume(position, batches(0, 10, 20), readContext, sink);
 
         assertThat(written).containsExactlyElementsOf(range(5, 25));
         assertThat(count).isEqualTo(20);
@@ -84,7 +85,7 @@ class BatchConsumerTest {
     void skipsBatchesBeforeTheFetchOffsetAndStopsAtABatchBoundary() throws Exception {
         LogPosition position = new LogPosition(BUCKET, 10, 20);
 
-        BatchConsumer.consume(position, batches(0, 10, 20), readContext, true, sink);
+        consumer.consume(position, batches(0, 10, 20), readContext, sink);
 
         assertThat(written).containsExactlyElementsOf(range(10, 20));
         assertThat(position.state()).isEqualTo(LogPosition.State.DONE);
@@ -94,9 +95,9 @@ class BatchConsumerTest {
     void keepsReadingWhenTheBatchesEndBeforeTheEndOffset() throws Exception {
         LogPosition position = new LogPosition(BUCKET, 0, 100);
 
-        BatchConsumer.consume(position, batches(0, 10), readContext, true, sink);
+        consumer.consume(position, batches(0, 10), readContext, sink);
         // A later fetch repeats the last batch (it started before the position): nothing is handed out twice.
-        BatchConsumer.consume(position, batches(10, 20), readContext, true, sink);
+        consumer.consume(position, batches(10, 20), readContext, sink);
 
         assertThat(written).containsExactlyElementsOf(range(0, 30));
         assertThat(position.state()).isEqualTo(LogPosition.State.READING);
@@ -110,7 +111,7 @@ class BatchConsumerTest {
         bytes[secondBatch + bytes(10).length - 1] ^= 0x5a; // a payload byte of the second batch
         LogPosition position = new LogPosition(BUCKET, 3, 30);
 
-        BatchConsumer.consume(position, MemoryLogRecords.pointToBytes(bytes).batches(), readContext, true, sink);
+        consumer.consume(position, MemoryLogRecords.pointToBytes(bytes).batches(), readContext, sink);
 
         assertThat(written).containsExactlyElementsOf(range(3, 10));
         assertThat(position.state()).isEqualTo(LogPosition.State.HANDED_BACK);
@@ -128,7 +129,7 @@ class BatchConsumerTest {
             sink.write(bucket, record);
         };
 
-        assertThatThrownBy(() -> BatchConsumer.consume(position, batches(0, 10, 20), readContext, true, failing))
+        assertThatThrownBy(() -> consumer.consume(position, batches(0, 10, 20), readContext, failing))
                 .hasMessage("lake rejects offset 12");
         assertThat(written).containsExactlyElementsOf(range(0, 12));
         assertThat(position.fetchOffset()).isEqualTo(12);
@@ -139,7 +140,7 @@ class BatchConsumerTest {
     void aPositionStartingAtItsEndIsDoneAtOnce() throws Exception {
         LogPosition position = new LogPosition(BUCKET, 30, 30);
 
-        BatchConsumer.consume(position, batches(0, 10, 20), readContext, true, sink);
+        consumer.consume(position, batches(0, 10, 20), readContext, sink);
 
         assertThat(written).isEmpty();
         assertThat(position.state()).isEqualTo(LogPosition.State.DONE);
