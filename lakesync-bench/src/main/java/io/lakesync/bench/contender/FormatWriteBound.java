@@ -4,7 +4,6 @@ import io.lakesync.bench.cluster.LakeTables;
 import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.DataSpec;
 import io.lakesync.bench.data.LogData;
-import io.lakesync.bench.data.PkOps;
 import io.lakesync.bench.data.PkState;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,15 +102,7 @@ final class FormatWriteBound implements Bound {
                 out.writer.addElement(BenchSchema.toPaimon(record, kind, 0, offset[0]++, now));
                 rowsWritten.increment();
             };
-            PkOps ops = new PkOps(spec.seed());
-            PkState state = new PkState(spec.seed());
-            for (long i = 0; i < spec.baseRows(); i++) {
-                state.apply(ops.next());
-            }
-            state.forEachLive(sink);
-            for (long i = spec.baseRows(); i < spec.rows(); i++) {
-                state.apply(ops.next(), sink);
-            }
+            PkState.tieredChangelog(spec, sink);
         }
         return null;
     }
