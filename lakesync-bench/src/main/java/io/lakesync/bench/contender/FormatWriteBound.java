@@ -72,7 +72,9 @@ final class FormatWriteBound implements Bound {
                 FileStoreTable table = tables.get(i);
                 DataSpec spec = firstSpec.ofTable(i);
                 String name = "t" + i;
-                tasks.add(() -> spec.primaryKey() ? writePrimaryKey(table, spec, name) : writeLog(table, spec, 0, 1, name));
+                tasks.add(() -> spec.primaryKey()
+                        ? writePrimaryKey(table, spec, name)
+                        : writeLog(table, spec, 0, 1, name));
             }
         }
         PaimonWriteBound.runAll(tasks, cores);
@@ -86,8 +88,9 @@ final class FormatWriteBound implements Bound {
         try (FileOut out = open(table, name)) {
             for (long i = first; i < spec.rows(); i += step) {
                 int bucket = (int) (i % spec.buckets());
+                long offset = i / spec.buckets();
                 out.writer.addElement(
-                        BenchSchema.toPaimon(LogData.row(spec.seed(), i), RowKind.INSERT, bucket, i / spec.buckets(), now));
+                        BenchSchema.toPaimon(LogData.row(spec.seed(), i), RowKind.INSERT, bucket, offset, now));
                 rowsWritten.increment();
             }
         }

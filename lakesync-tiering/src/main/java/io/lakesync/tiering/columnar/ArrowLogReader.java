@@ -76,8 +76,8 @@ public final class ArrowLogReader implements AutoCloseable {
         this.metadata = connection.getMetadataUpdater();
         this.tablePath = tableInfo.getTablePath();
         this.tableId = tableInfo.getTableId();
-        this.schemaGetter = new ClientSchemaGetter(
-                tablePath, new SchemaInfo(tableInfo.getSchema(), tableInfo.getSchemaId()), connection.getAdmin());
+        SchemaInfo schema = new SchemaInfo(tableInfo.getSchema(), tableInfo.getSchemaId());
+        this.schemaGetter = new ClientSchemaGetter(tablePath, schema, connection.getOrCreateAdmin());
         this.readContext = LogRecordReadContext.createReadContext(tableInfo, false, null, schemaGetter);
         this.consumer = new BatchConsumer(tableInfo.getRowType(), conf.get(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC));
         this.maxBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES).getBytes();
@@ -298,7 +298,8 @@ public final class ArrowLogReader implements AutoCloseable {
                 .setMaxBytes(maxBytes)
                 .setMinBytes(minBytes)
                 .setMaxWaitMs(maxWaitMs);
-        PbFetchLogReqForTable tableRequest = request.addTablesReq().setTableId(tableId).setProjectionPushdownEnabled(false);
+        PbFetchLogReqForTable tableRequest =
+                request.addTablesReq().setTableId(tableId).setProjectionPushdownEnabled(false);
         for (Subscription subscription : buckets) {
             TableBucket bucket = subscription.position.bucket();
             PbFetchLogReqForBucket bucketRequest = tableRequest.addBucketsReq()
