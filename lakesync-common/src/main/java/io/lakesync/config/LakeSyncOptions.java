@@ -114,6 +114,17 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofMinutes(5))
                     .withDescription("How long one hand-out of a table may be kept in continuous mode.");
 
+    // Columnar speed path (issue 13)
+
+    public static final ConfigOption<Boolean> TIERING_COLUMNAR_READ =
+            key("tiering.columnar-read")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Read the Arrow log of log tables batch by batch, without copying a row per record. "
+                                    + "Primary-key tables, logs in remote storage and what the columnar reader "
+                                    + "cannot decode are read by the row reader, per bucket.");
+
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
             key("tiering.blocked-recheck-interval")
                     .durationType()

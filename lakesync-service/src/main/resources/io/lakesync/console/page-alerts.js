@@ -3,10 +3,6 @@
 import { api } from './api.js';
 import { h, fill, card, badge, count, time, confirmButton } from './ui.js';
 
-// What the rule form suggests; the API checks the metric and names the valid ones if it is wrong.
-const METRICS = ['syncLatencyMs', 'checkpointAgeMs', 'pendingRecords', 'failuresTotal', 'roundsTotal', 'tierDurationMs',
-  'rowsTieredTotal', 'observationAgeMs', 'stateUnknown'];
-
 export function alertsPage(main, ctx) {
   const operator = ctx.can('operator');
   const rules = h('tbody', { id: 'rules-body' });
@@ -14,11 +10,14 @@ export function alertsPage(main, ctx) {
   const events = h('tbody', { id: 'events-body' });
   const ruleMessage = h('div', { id: 'rule-message', class: 'message' });
   const channelMessage = h('div', { id: 'channel-message', class: 'message' });
+  // What the rule form suggests, from the metric catalogue (read once); the API names the valid ids if one is wrong.
+  const metricChoices = h('datalist', { id: 'metrics' });
+  let catalogueRead = false;
   const field = (name, label, input) => h('label', {}, label, Object.assign(input, { name, id: 'rule-' + name }));
   const ruleForm = h('form', { id: 'rule-form', class: 'stack' },
     field('name', 'Name', h('input', { required: true, placeholder: 'slow-tables' })),
     field('metric', 'Metric', h('input', { list: 'metrics', required: true, value: 'syncLatencyMs' })),
-    h('datalist', { id: 'metrics' }, METRICS.map((m) => h('option', { value: m }))),
+    metricChoices,
     field('comparison', 'Comparison', h('select', {}, ['>', '>=', '<', '<='].map((c) => h('option', { value: c }, c)))),
     field('threshold', 'Threshold (number or duration)', h('input', { required: true, placeholder: '5min' })),
     field('for', 'For (held this long)', h('input', { placeholder: '0s' })),
@@ -91,6 +90,11 @@ export function alertsPage(main, ctx) {
 
   return {
     async refresh() {
+      if (!catalogueRead) {
+        const catalogue = await api('GET', '/api/v1/metrics/catalogue');
+        fill(metricChoices, catalogue.map((m) => h('option', { value: m.id }, m.help)));
+        catalogueRead = true;
+      }
       const [ruleList, channelList, eventList] = await Promise.all([
         api('GET', '/api/v1/alerts/rules'),
         api('GET', '/api/v1/alerts/channels'),

@@ -45,11 +45,12 @@ export function overviewPage(main, ctx) {
 
   return {
     async refresh() {
-      const [service, tables, active, health] = await Promise.all([
+      const [service, tables, active, health, instances] = await Promise.all([
         api('GET', '/api/v1/service'),
         api('GET', '/api/v1/tables'),
         api('GET', '/api/v1/alerts/events?active=true'),
         api('GET', '/health'),
+        api('GET', '/api/v1/instances'),
       ]);
       enabled = service.enabled;
       switchState.replaceChildren(badge(enabled ? 'ON' : 'OFF', enabled ? 'UP_TO_DATE' : 'DISABLED'));
@@ -57,7 +58,7 @@ export function overviewPage(main, ctx) {
         toggle.textContent = enabled ? 'Turn off' : 'Turn on';
         toggle.disabled = !ctx.can('owner');
       }
-      showTotals(totals, byState, tables, health);
+      showTotals(totals, byState, tables, health, instances);
       showAlerts(alerts, active);
     },
   };
@@ -68,7 +69,7 @@ function showChecks(list, checks) {
     check.detail ? h('span', { class: 'muted' }, ' — ' + check.detail) : null)));
 }
 
-function showTotals(totals, byState, tables, health) {
+function showTotals(totals, byState, tables, health, instances) {
   const synced = tables.filter((t) => t.state !== 'DISABLED');
   const worst = synced.reduce((w, t) => (w === null || t.syncLatencyMs > w.syncLatencyMs ? t : w), null);
   const pending = synced.reduce((sum, t) => sum + t.pendingRecords, 0);
@@ -80,6 +81,8 @@ function showTotals(totals, byState, tables, health) {
     figure('total-pending', 'Records pending', count(pending)),
     figure('worst-latency', 'Worst sync latency', worst ? duration(worst.syncLatencyMs) : '–', worst ? tableLink(worst) : null),
     figure('total-rows', 'Rows/s (last rounds)', count(rowsPerSecond)),
+    figure('total-instances', 'Instances', count(instances.instances.filter((i) => i.state === 'ALIVE').length) + ' alive',
+      instances.instances.filter((i) => i.state === 'DEAD').map((i) => i.id + ' dead').join(', ') || null),
     figure('health', 'This instance', badge(health.status), (health.version || '') + ', up ' + duration(health.uptimeSeconds * 1000)));
   const counts = {};
   tables.forEach((t) => { counts[t.state] = (counts[t.state] || 0) + 1; });

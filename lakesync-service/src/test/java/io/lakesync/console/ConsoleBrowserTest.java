@@ -165,6 +165,7 @@ class ConsoleBrowserTest extends TieringTestBase {
         assertThat(text("#who")).contains("vera").contains("viewer");
         eventually(WAIT, () -> assertThat(browser.findElement(By.id("service-toggle")).getText()).isEqualTo("Turn off"));
         eventually(WAIT, () -> assertThat(browser.findElement(By.id("service-toggle")).isEnabled()).as("service switch for a viewer").isFalse());
+        eventually(WAIT, () -> assertThat(text("#total-instances")).contains("1 alive"));
         screenshot("overview");
 
         open("#/data");
@@ -266,6 +267,8 @@ class ConsoleBrowserTest extends TieringTestBase {
     private void alertRuleCreatedInThePageFiresAndShowsAsActive() throws Exception {
         open("#/alerts");
         WebElement form = waitFor("#rule-form");
+        eventually(WAIT, () -> assertThat((List<?>) script("return [...document.querySelectorAll('#metrics option')].map(o => o.value);"))
+                .as("metric suggestions from the catalogue").contains("syncLatencyMs", "pendingRecords", "lakeSnapshotId"));
         form.findElement(By.name("name")).sendKeys("console-backlog");
         WebElement metric = form.findElement(By.name("metric"));
         metric.clear();

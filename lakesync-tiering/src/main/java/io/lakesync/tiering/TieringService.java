@@ -52,6 +52,7 @@ public final class TieringService implements AutoCloseable {
     private final Clock clock;
     private final EngineSettings settings;
     private final int bucketParallelism;
+    private final boolean columnarRead;
     private final Path dataDir;
     private final Path workDir;
 
@@ -75,6 +76,7 @@ public final class TieringService implements AutoCloseable {
         this.clock = clock;
         this.settings = EngineSettings.of(config);
         this.bucketParallelism = bucketParallelism(config);
+        this.columnarRead = config.get(LakeSyncOptions.TIERING_COLUMNAR_READ);
         this.dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath();
         this.workDir = dataDir.resolve("tiering");
     }
@@ -186,6 +188,7 @@ public final class TieringService implements AutoCloseable {
                 readerThreads,
                 bucketParallelism,
                 settings.idleReadTimeout(),
+                columnarRead,
                 ioTmpDir,
                 clock,
                 hooks);

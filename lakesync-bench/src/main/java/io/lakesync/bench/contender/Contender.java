@@ -8,10 +8,14 @@ public enum Contender {
     A("A", true, "Fluss's Flink tiering job (LakeTieringJobBuilder, fluss-flink-1.20 0.9.1, Flink 1.20 local "
             + "MiniCluster, parallelism = cores), best settings: table poll interval 500 ms"),
     B("B", true, "lakesync's native tiering engine (TieringService), default settings"),
+    B_ROW("B-row", true, "the same engine with the columnar reader off (tiering.columnar-read=false): "
+            + "the Fluss LogScanner, a row copied per record"),
     A_DEFAULT("A-default", true, "the same Flink job with its default settings (table poll interval 30 s)"),
     READ_BOUND("read-bound", false, "Fluss read alone: scan the same offsets (KV snapshot + log), discard"),
     WRITE_BOUND("write-bound", false, "Paimon write alone: the same rows from memory into a scratch table of "
-            + "the same layout");
+            + "the same layout"),
+    FORMAT_BOUND("parquet-from-memory", false, "the table's file format writer alone (Parquet, zstd as the "
+            + "table says): the same rows from memory encoded into one file per writer, no table layer, no commit");
 
     private final String label;
     private final boolean tiering;

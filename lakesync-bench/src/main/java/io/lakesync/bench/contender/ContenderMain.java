@@ -1,6 +1,7 @@
 package io.lakesync.bench.contender;
 
 import io.lakesync.bench.data.DataSpec;
+import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.round.RoundHooks;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -74,7 +75,14 @@ public final class ContenderMain {
         return switch (contender) {
             case A -> new FlinkTieringEngine(bootstrap, args.lakeOptions(), A_POLL_INTERVAL, cores);
             case A_DEFAULT -> new FlinkTieringEngine(bootstrap, args.lakeOptions(), null, cores);
-            case B -> new LakesyncTieringEngine(bootstrap, args.lakeOptions(), workDir, stageReporter(args, protocol));
+            case B -> new LakesyncTieringEngine(
+                    bootstrap, args.lakeOptions(), workDir, stageReporter(args, protocol), Map.of());
+            case B_ROW -> new LakesyncTieringEngine(
+                    bootstrap,
+                    args.lakeOptions(),
+                    workDir,
+                    stageReporter(args, protocol),
+                    Map.of(LakeSyncOptions.TIERING_COLUMNAR_READ.key(), "false"));
             default -> throw new IllegalArgumentException(contender.label() + " is not a tiering engine");
         };
     }
@@ -91,6 +99,8 @@ public final class ContenderMain {
         return switch (contender) {
             case READ_BOUND -> new FlussReadBound(args.require(ChildArgs.BOOTSTRAP), args.tables(), workDir);
             case WRITE_BOUND -> new PaimonWriteBound(
+                    args.lakeOptions(), args.tables(), DataSpec.fromArgs(args.values()), workDir);
+            case FORMAT_BOUND -> new FormatWriteBound(
                     args.lakeOptions(), args.tables(), DataSpec.fromArgs(args.values()), workDir);
             default -> throw new IllegalArgumentException(contender.label() + " is not a bound");
         };

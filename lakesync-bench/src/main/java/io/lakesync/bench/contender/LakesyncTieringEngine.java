@@ -11,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** Contender B: lakesync's native engine with its default settings; only the addresses and folder are set. */
+/**
+ * Contender B: lakesync's native engine with its default settings; only the addresses and folder are set.
+ * {@code settings} adds lakesync options of a variant (B-row: the row reader only).
+ */
 final class LakesyncTieringEngine implements TieringEngine {
 
     /** Settings to try on B (comma-separated {@code key=value}); the reported results use none. */
@@ -21,12 +24,18 @@ final class LakesyncTieringEngine implements TieringEngine {
     private final RoundHooks hooks;
     private TieringService service;
 
-    LakesyncTieringEngine(String bootstrapServers, Map<String, String> lakeOptions, Path workDir, RoundHooks hooks) {
+    LakesyncTieringEngine(
+            String bootstrapServers,
+            Map<String, String> lakeOptions,
+            Path workDir,
+            RoundHooks hooks,
+            Map<String, String> variant) {
         this.hooks = hooks;
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put(ChildArgs.BOOTSTRAP, bootstrapServers);
         lakeOptions.forEach((k, v) -> settings.put(LakeSyncOptions.LAKE_PREFIX + k, v));
         settings.put(LakeSyncOptions.DATA_DIR.key(), workDir.toString());
+        settings.putAll(variant);
         settings.putAll(overrides(System.getenv(OVERRIDES_ENV)));
         this.config = LakeSyncConfig.fromMap(settings, "benchmark contender B");
     }

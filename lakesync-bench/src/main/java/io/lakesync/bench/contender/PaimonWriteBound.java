@@ -5,7 +5,6 @@ import io.lakesync.bench.data.BenchRecord;
 import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.DataSpec;
 import io.lakesync.bench.data.LogData;
-import io.lakesync.bench.data.PkOps;
 import io.lakesync.bench.data.PkState;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,15 +200,7 @@ final class PaimonWriteBound implements Bound {
                     batches.set(writer, new ArrayList<>(BATCH));
                 }
             };
-            PkOps ops = new PkOps(spec.seed());
-            PkState state = new PkState(spec.seed());
-            for (long i = 0; i < spec.baseRows(); i++) {
-                state.apply(ops.next());
-            }
-            state.forEachLive(sink);
-            for (long i = spec.baseRows(); i < spec.rows(); i++) {
-                state.apply(ops.next(), sink);
-            }
+            PkState.tieredChangelog(spec, sink);
             for (int w = 0; w < writerCount; w++) {
                 if (!batches.get(w).isEmpty()) {
                     hand(queues.get(w), batches.get(w), writers);
@@ -245,7 +236,7 @@ final class PaimonWriteBound implements Bound {
         return write;
     }
 
-    private static <T> List<T> runAll(List<Callable<T>> tasks, int threads) throws Exception {
+    static <T> List<T> runAll(List<Callable<T>> tasks, int threads) throws Exception {
         if (tasks.size() == 1) {
             return List.of(tasks.get(0).call());
         }

@@ -61,6 +61,22 @@ public final class PkState {
         }
     }
 
+    /**
+     * What a tiering of {@code spec} writes: the live rows after its first {@code baseRows} operations (the KV
+     * snapshot, as +I), then the changelog of the rest.
+     */
+    public static void tieredChangelog(DataSpec spec, ChangelogSink sink) throws Exception {
+        PkOps ops = new PkOps(spec.seed());
+        PkState state = new PkState(spec.seed());
+        for (long i = 0; i < spec.baseRows(); i++) {
+            state.apply(ops.next());
+        }
+        state.forEachLive(sink);
+        for (long i = spec.baseRows(); i < spec.rows(); i++) {
+            state.apply(ops.next(), sink);
+        }
+    }
+
     public long liveKeys() {
         return live.cardinality();
     }

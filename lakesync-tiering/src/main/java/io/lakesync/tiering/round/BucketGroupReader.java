@@ -1,5 +1,7 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.tiering.columnar.ArrowLogReader;
+import io.lakesync.tiering.columnar.LogPosition;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.annotation.Nullable;
+import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.scanner.ScanRecord;
 import org.apache.fluss.client.table.scanner.batch.BatchScanner;
@@ -15,6 +19,7 @@ import org.apache.fluss.client.table.scanner.log.LogScanner;
 import org.apache.fluss.client.table.scanner.log.ScanRecords;
 import org.apache.fluss.exception.FetchException;
 import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataTypeRoot;
@@ -23,8 +28,10 @@ import org.apache.paimon.table.sink.CommitMessage;
 
 /**
  * Reads a group of buckets of one table from Fluss and writes them into one {@link LakeTableWriter}: KV
- * snapshots first, then the log of every bucket through one log scanner, whose fetches run ahead in the
- * background while records are written. Reading stops per bucket at its planned end offset; at the round's
+ * snapshots first, then the log of every bucket. A log table's log goes through the columnar reader
+ * ({@link ArrowLogReader}: Arrow batches, no row copied per record) when {@code columnarConnection} is given;
+ * what it hands back (remote segments, errors it does not cover), and every other log, goes through one log
+ * scanner from where the columnar reader stopped. Both fetch ahead while records are written. Reading stops per bucket at its planned end offset; at the round's
  * deadline, or when no record has arrived for the idle timeout (Fluss 0.9.1 can leave a range that ends in
  * empty batches without a record to show the end), every bucket completes at the progress it reached.
  *
@@ -45,13 +52,21 @@ final class BucketGroupReader {
             "ArrowDecimalColumnVector", DataTypeRoot.DECIMAL);
 
     private final Table table;
+    private final @Nullable Connection columnarConnection;
     private final LakeTableWriter writer;
     private final RoundControl control;
     private final Map<TableBucket, Cursor> cursors = new LinkedHashMap<>();
     private boolean forceFinished;
 
-    BucketGroupReader(Table table, LakeTableWriter writer, List<BucketRange> ranges, RoundControl control) {
+    /** {@code columnarConnection}: read the log columnar through it, or null for the row path only. */
+    BucketGroupReader(
+            Table table,
+            @Nullable Connection columnarConnection,
+            LakeTableWriter writer,
+            List<BucketRange> ranges,
+            RoundControl control) {
         this.table = table;
+        this.columnarConnection = columnarConnection;
         this.writer = writer;
         this.control = control;
         ranges.forEach(r -> cursors.put(r.bucket(), new Cursor(r)));
@@ -101,6 +116,9 @@ final class BucketGroupReader {
                 open.add(cursor);
             }
         }
+        if (!open.isEmpty() && columnarConnection != null) {
+            open = readColumnar(open);
+        }
         if (open.isEmpty()) {
             return;
         }
@@ -108,9 +126,9 @@ final class BucketGroupReader {
             for (Cursor cursor : open) {
                 TableBucket bucket = cursor.range.bucket();
                 if (bucket.getPartitionId() == null) {
-                    scanner.subscribe(bucket.getBucket(), cursor.range.logStartOffset());
+                    scanner.subscribe(bucket.getBucket(), cursor.rowReadStart());
                 } else {
-                    scanner.subscribe(bucket.getPartitionId(), bucket.getBucket(), cursor.range.logStartOffset());
+                    scanner.subscribe(bucket.getPartitionId(), bucket.getBucket(), cursor.rowReadStart());
                 }
             }
             int remaining = open.size();
@@ -153,38 +171,90 @@ final class BucketGroupReader {
         }
     }
 
+    /**
+     * Reads the cursors' logs with the columnar reader until each is done or handed back; returns the cursors
+     * left to the row reader (none when the deadline or the idle timeout ended the read).
+     */
+    private List<Cursor> readColumnar(List<Cursor> open) throws Exception {
+        try (ArrowLogReader reader = ArrowLogReader.open(columnarConnection, table.getTableInfo())) {
+            for (Cursor cursor : open) {
+                long start = cursor.range.logStartOffset() == BucketRange.EARLIEST ? 0 : cursor.range.logStartOffset();
+                cursor.columnar = new LogPosition(cursor.range.bucket(), start, cursor.range.endOffset());
+                reader.subscribe(cursor.columnar);
+            }
+            Instant lastProgressAt = control.clock().instant();
+            long reading = open.size();
+            while (reader.reading()) {
+                control.throwIfCancelled();
+                if (control.pastDeadline()) {
+                    forceFinished = true;
+                    break;
+                }
+                long written = reader.poll(POLL_TIMEOUT, this::writeColumnar);
+                long stillReading = open.stream().filter(c -> c.columnar.reading()).count();
+                if (written > 0 || stillReading < reading) {
+                    lastProgressAt = control.clock().instant();
+                    reading = stillReading;
+                } else if (Duration.between(lastProgressAt, control.clock().instant())
+                                .compareTo(control.idleTimeout()) >= 0) {
+                    break;
+                }
+            }
+        }
+        List<Cursor> handedBack = new ArrayList<>();
+        for (Cursor cursor : open) {
+            switch (cursor.columnar.state()) {
+                case DONE -> {
+                    cursor.done = true;
+                    cursor.tieredEnd = cursor.range.endOffset();
+                }
+                case HANDED_BACK -> handedBack.add(cursor);
+                case READING -> { }
+            }
+        }
+        boolean stopped = open.stream().anyMatch(c -> c.columnar.reading());
+        return stopped ? List.of() : handedBack;
+    }
+
+    private void writeColumnar(TableBucket bucket, LogRecord record) throws Exception {
+        write(cursors.get(bucket), record);
+    }
+
     /** Writes the records below the cursor's end offset; returns true once the end offset is reached. */
     private boolean consume(Cursor cursor, List<ScanRecord> batch) throws Exception {
-        TableBucket bucket = cursor.range.bucket();
         for (ScanRecord record : batch) {
-            long offset = record.logOffset();
-            if (offset >= cursor.range.endOffset()) {
+            if (record.logOffset() >= cursor.range.endOffset()) {
                 cursor.done = true;
                 break;
             }
-            try {
-                writer.write(bucket, record);
-            } catch (RuntimeException e) {
-                if (causedByIo(e)) {
-                    throw e;
-                }
-                throw BadRecordException.of(
-                        table.getTableInfo().getTablePath(),
-                        bucketName(cursor.range) + " at offset " + offset,
-                        List.of(),
-                        e,
-                        "The lake table cannot hold this record, so the round cannot commit. Check that the Paimon "
-                                + "table's column types still match the Fluss table.");
-            }
-            cursor.records++;
-            cursor.tieredEnd = offset + 1;
-            cursor.maxTimestamp = Math.max(cursor.maxTimestamp, record.timestamp());
+            write(cursor, record);
         }
         cursor.done |= cursor.tieredEnd != Cursor.NONE && cursor.tieredEnd >= cursor.range.endOffset();
         if (cursor.done) {
             cursor.tieredEnd = cursor.range.endOffset();
         }
         return cursor.done;
+    }
+
+    private void write(Cursor cursor, LogRecord record) throws Exception {
+        long offset = record.logOffset();
+        try {
+            writer.write(cursor.range.bucket(), record);
+        } catch (RuntimeException e) {
+            if (causedByIo(e)) {
+                throw e;
+            }
+            throw BadRecordException.of(
+                    table.getTableInfo().getTablePath(),
+                    bucketName(cursor.range) + " at offset " + offset,
+                    List.of(),
+                    e,
+                    "The lake table cannot hold this record, so the round cannot commit. Check that the Paimon "
+                            + "table's column types still match the Fluss table.");
+        }
+        cursor.records++;
+        cursor.tieredEnd = offset + 1;
+        cursor.maxTimestamp = Math.max(cursor.maxTimestamp, record.timestamp());
     }
 
     /** Whether a write failed on storage (spilling, a data file) rather than on the record's values. */
@@ -273,13 +343,22 @@ final class BucketGroupReader {
         long records;
         boolean done;
         BadRecordException unreadable;
+        /** The columnar reader's progress in this bucket, or null when it did not read it. */
+        @Nullable LogPosition columnar;
 
         Cursor(BucketRange range) {
             this.range = range;
         }
 
+        /** Where the row reader starts: where the columnar reader handed the bucket back, if it read some. */
+        long rowReadStart() {
+            boolean advanced = columnar != null && columnar.fetchOffset() > Math.max(0, range.logStartOffset());
+            return advanced ? columnar.fetchOffset() : range.logStartOffset();
+        }
+
         BucketProgress progress() {
-            return new BucketProgress(range, tieredEnd == NONE ? null : tieredEnd, maxTimestamp, records);
+            boolean readColumnar = columnar != null && columnar.state() != LogPosition.State.HANDED_BACK;
+            return new BucketProgress(range, tieredEnd == NONE ? null : tieredEnd, maxTimestamp, records, readColumnar);
         }
     }
 }

@@ -4,9 +4,15 @@ import javax.annotation.Nullable;
 
 /**
  * How far a round got in one bucket: the exclusive end offset now safely in the written data files, the
- * largest record timestamp among them, and how many records were written.
+ * largest record timestamp among them, how many records were written, and whether the columnar reader read
+ * the whole range (false when the row reader read all or part of it).
  */
-public record BucketProgress(BucketRange range, @Nullable Long tieredEndOffset, long maxTimestamp, long records) {
+public record BucketProgress(
+        BucketRange range, @Nullable Long tieredEndOffset, long maxTimestamp, long records, boolean columnar) {
+
+    public BucketProgress(BucketRange range, @Nullable Long tieredEndOffset, long maxTimestamp, long records) {
+        this(range, tieredEndOffset, maxTimestamp, records, false);
+    }
 
     /** Whether this bucket moved forward in the round, and so belongs in the lake snapshot's offsets. */
     public boolean advanced() {

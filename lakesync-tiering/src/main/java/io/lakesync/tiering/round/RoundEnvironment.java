@@ -18,6 +18,7 @@ public record RoundEnvironment(
         ExecutorService readerThreads,
         int bucketParallelism,
         Duration idleReadTimeout,
+        boolean columnarRead,
         Path ioTmpDir,
         Clock clock,
         RoundHooks hooks) {}

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.tiering.columnar.ArrowLogReader;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
@@ -20,6 +21,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import javax.annotation.Nullable;
+import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.client.table.Table;
@@ -257,12 +260,13 @@ public final class TableRound {
         List<Future<BucketGroupReader.GroupResult>> futures = new ArrayList<>();
         List<LakeTableWriter> writers = new ArrayList<>();
         RoundControl groupsControl = control.child();
+        Connection columnarConnection = columnarConnection(table.getTableInfo());
         WriteOutcome outcome = new WriteOutcome();
         try {
             for (List<BucketRange> group : split) {
                 LakeTableWriter writer = new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
-                BucketGroupReader reader = new BucketGroupReader(table, writer, group, groupsControl);
+                BucketGroupReader reader = new BucketGroupReader(table, columnarConnection, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
             }
             Exception failure = null;
@@ -300,6 +304,19 @@ public final class TableRound {
                 }
             }
         }
+    }
+
+    /** The connection the columnar reader reads the table's log through, or null for the row reader. */
+    private @Nullable Connection columnarConnection(TableInfo tableInfo) {
+        if (!env.columnarRead()) {
+            return null;
+        }
+        String unsupported = ArrowLogReader.unsupportedReason(env.connection(), tableInfo);
+        if (unsupported != null) {
+            LOG.debug("{}: the row reader reads the log: {}", assignment.tablePath(), unsupported);
+            return null;
+        }
+        return env.connection();
     }
 
     /**
