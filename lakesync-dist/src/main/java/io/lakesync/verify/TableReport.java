@@ -20,6 +20,11 @@ public record TableReport(
         return differences.isEmpty() && buckets.stream().allMatch(BucketReport::ok);
     }
 
+    /** Rows the lake snapshot holds (keys, for a primary-key table). */
+    public long lakeRows() {
+        return buckets.stream().mapToLong(BucketReport::lakeRows).sum();
+    }
+
     /** The per-bucket listing, the differences, and one closing line: {@code OK} or {@code DIFFERENT}. */
     public void print(PrintWriter out) {
         out.printf("%s (%s, lake snapshot %s)%n", table, kind, lakeSnapshotId < 0 ? "none" : lakeSnapshotId);

@@ -9,6 +9,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -88,8 +89,37 @@ public final class TableVerifier {
                 }
             }
         }
-        tables.sort(null);
+        tables.sort(java.util.Comparator.comparing(TablePath::toString));
         return tables;
+    }
+
+    /** The id of the lake snapshot Fluss registered last for the table, -1 when nothing was tiered yet. */
+    public long registeredLakeSnapshot(TablePath path) throws Exception {
+        return registered(path).map(LakeSnapshot::getSnapshotId).orElse(-1L);
+    }
+
+    /** Records Fluss holds beyond the offsets of the table's last registered lake snapshot. */
+    public long pendingRecords(TablePath path) throws Exception {
+        TableInfo info = admin.getTableInfo(path).get();
+        Map<TableBucket, Long> lakeOffsets =
+                registered(path).map(LakeSnapshot::getTableBucketsOffset).orElse(Map.of());
+        Buckets buckets = buckets(path, info);
+        long pending = 0;
+        for (Map.Entry<TableBucket, Long> end : buckets.endOffsets.entrySet()) {
+            pending += Math.max(0, end.getValue() - Math.max(0, lakeOffsets.getOrDefault(end.getKey(), 0L)));
+        }
+        return pending;
+    }
+
+    private Optional<LakeSnapshot> registered(TablePath path) throws Exception {
+        try {
+            return Optional.of(admin.getLatestLakeSnapshot(path).get());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
     }
 
     public TableReport verify(TablePath path) throws Exception {
@@ -104,7 +134,7 @@ public final class TableVerifier {
                     List.of(pinned.mismatch), "the lake and Fluss disagree on the last tiering snapshot");
         }
         LakeSnapshot snapshot = pinned.flussSnapshot;
-        Buckets buckets = buckets(path, info, snapshot);
+        Buckets buckets = buckets(path, info);
         FileStoreTable lakeTable =
                 lake.load(path).copy(Map.of("scan.snapshot-id", String.valueOf(pinned.lakeSnapshotId)));
         return info.hasPrimaryKey()
@@ -120,15 +150,11 @@ public final class TableVerifier {
     private Pinned pin(TablePath path) throws Exception {
         long deadline = System.nanoTime() + PIN_TIMEOUT.toNanos();
         while (true) {
-            LakeSnapshot registered;
-            try {
-                registered = admin.getLatestLakeSnapshot(path).get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
-                    return new Pinned(null, -1, null);
-                }
-                throw e;
+            Optional<LakeSnapshot> maybeRegistered = registered(path);
+            if (maybeRegistered.isEmpty()) {
+                return new Pinned(null, -1, null);
             }
+            LakeSnapshot registered = maybeRegistered.get();
             SnapshotManager snapshots = lake.load(path).snapshotManager();
             Long latest = snapshots.latestSnapshotId();
             long tiering = newestTieringSnapshot(snapshots, latest);
@@ -386,7 +412,7 @@ public final class TableVerifier {
     }
 
     /** Per bucket: its label, Fluss's start and end offsets, and partition names by id. */
-    private Buckets buckets(TablePath path, TableInfo info, LakeSnapshot snapshot) throws Exception {
+    private Buckets buckets(TablePath path, TableInfo info) throws Exception {
         Buckets buckets = new Buckets();
         List<Integer> ids = IntStream.range(0, info.getNumBuckets()).boxed().toList();
         if (info.isPartitioned()) {
