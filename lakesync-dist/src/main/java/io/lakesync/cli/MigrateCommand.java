@@ -7,8 +7,6 @@ import io.lakesync.migrate.Migration;
 import io.lakesync.migrate.MigrationRefusedException;
 import io.lakesync.migrate.TakeOver;
 import io.lakesync.migrate.TieringJob;
-import io.lakesync.tiering.lake.LakeTables;
-import io.lakesync.verify.TableVerifier;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
@@ -17,8 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -62,11 +58,8 @@ final class MigrateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LakeSyncConfig served = target.load(api.dataDir());
-        try (Connection connection = ConnectionFactory.createConnection(served.flussClientConfiguration());
-                LakeTables lake = new LakeTables(served.lakeCatalogOptions())) {
-            TableVerifier verifier = new TableVerifier(connection, lake);
-            Migration migration = new Migration(new FlinkRestClient(flinkUrl), this::serviceRefusal, served, verifier,
-                    lake, confirmedJobs);
+        try (Migration migration =
+                new Migration(new FlinkRestClient(flinkUrl), this::serviceRefusal, served, confirmedJobs)) {
             Migration.Plan plan = migration.plan();
             printPlan(plan, out);
             if (dryRun) {

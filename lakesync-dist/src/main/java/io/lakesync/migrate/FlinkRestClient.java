@@ -59,7 +59,13 @@ public final class FlinkRestClient {
      */
     Map<String, String> parameters(String jobId) throws IOException, InterruptedException {
         Map<String, String> parameters = new LinkedHashMap<>();
-        Optional<JsonNode> jobManagerConfig = get("/jobs/" + jobId + "/jobmanager/config");
+        Optional<JsonNode> jobManagerConfig;
+        try {
+            jobManagerConfig = get("/jobs/" + jobId + "/jobmanager/config");
+        } catch (IOException e) {
+            // Flink before 1.17 has no such endpoint, some answer it with an error: the job parameters remain.
+            jobManagerConfig = Optional.empty();
+        }
         jobManagerConfig.ifPresent(entries -> entries.forEach(entry -> {
             if ("$internal.application.program-args".equals(entry.path("key").asText())) {
                 parameters.putAll(programArguments(entry.path("value").asText()));

@@ -14,6 +14,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
@@ -42,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * anywhere is completed by running it again. The job's stop time is its end time in Flink's job list, and a
  * tiering snapshot belongs to the Flink job when Paimon committed it before that time.
  */
-public final class Migration {
+public final class Migration implements AutoCloseable {
 
     /** Whether the lakesync service can take over: empty when it is on and healthy, else the reason. */
     @FunctionalInterface
@@ -60,18 +62,16 @@ public final class Migration {
     private final FlinkRestClient flink;
     private final ServiceCheck service;
     private final LakeSyncConfig served;
-    private final TableVerifier verifier;
-    private final LakeTables lake;
     private final Set<String> confirmedJobs;
+    /** Opened once the jobs are known to serve this cluster: a refusal needs no connection to it. */
+    private Connection connection;
+    private LakeTables lake;
+    private TableVerifier verifier;
 
-    public Migration(
-            FlinkRestClient flink, ServiceCheck service, LakeSyncConfig served, TableVerifier verifier,
-            LakeTables lake, Set<String> confirmedJobs) {
+    public Migration(FlinkRestClient flink, ServiceCheck service, LakeSyncConfig served, Set<String> confirmedJobs) {
         this.flink = flink;
         this.service = service;
         this.served = served;
-        this.verifier = verifier;
-        this.lake = lake;
         this.confirmedJobs = confirmedJobs;
     }
 
@@ -86,6 +86,9 @@ public final class Migration {
         for (TieringJob job : running) {
             checkServesThisCluster(job);
         }
+        connection = ConnectionFactory.createConnection(served.flussClientConfiguration());
+        lake = new LakeTables(served.lakeCatalogOptions());
+        verifier = new TableVerifier(connection, lake);
         Map<TablePath, Long> lastSnapshots = new LinkedHashMap<>();
         for (TablePath table : verifier.lakeEnabledTables()) {
             lastSnapshots.put(table, verifier.registeredLakeSnapshot(table));
@@ -190,6 +193,13 @@ public final class Migration {
             }
         }
         return tiering;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try (Connection flussConnection = connection; LakeTables lakeTables = lake) {
+            // Both closed, whichever was opened.
+        }
     }
 
     private void checkServesThisCluster(TieringJob job) throws MigrationRefusedException {

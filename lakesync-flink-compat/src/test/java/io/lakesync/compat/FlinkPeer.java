@@ -1,6 +1,7 @@
 package io.lakesync.compat;
 
 import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.sql.SqlSession;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,16 +20,7 @@ final class FlinkPeer {
     private FlinkPeer() {}
 
     static Configuration loopbackConfig() {
-        Configuration conf = new Configuration();
-        conf.setString("rest.bind-address", "127.0.0.1");
-        conf.setString("rest.address", "127.0.0.1");
-        conf.setString("rest.bind-port", "0");
-        conf.setString("blob.server.port", "0");
-        conf.setString("jobmanager.bind-host", "127.0.0.1");
-        conf.setString("jobmanager.rpc.address", "127.0.0.1");
-        conf.setString("taskmanager.bind-host", "127.0.0.1");
-        conf.setString("taskmanager.host", "127.0.0.1");
-        return conf;
+        return SqlSession.loopbackConfig();
     }
 
     /** Starts Fluss's Flink tiering job against the cluster on a local MiniCluster; cancel it to stop. */
