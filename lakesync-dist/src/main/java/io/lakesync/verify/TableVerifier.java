@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -190,7 +189,7 @@ public final class TableVerifier {
     private TableReport verifyLog(
             TablePath path, String kind, LakeSnapshot snapshot, Buckets buckets, FileStoreTable lakeTable)
             throws Exception {
-        Map<String, LakeOffsets> offsets = new TreeMap<>();
+        Map<String, LakeOffsets> offsets = new LinkedHashMap<>();
         buckets.labels.keySet().forEach(label -> offsets.put(label, new LakeOffsets()));
         List<String> columns = new ArrayList<>(lakeTable.partitionKeys());
         columns.add("__bucket");
