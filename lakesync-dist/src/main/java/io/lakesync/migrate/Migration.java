@@ -1,12 +1,14 @@
 package io.lakesync.migrate;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.verify.TableVerifier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *   stop the running tiering jobs (cancel: their enumerator hands the tables back to the coordinator at once)
  *    │
  *    v
- *   wait until lakesync committed every lake-enabled table once (or it has nothing to tier)
+ *   wait until lakesync committed every lake-enabled table once (or it has nothing to tier);
+ *   a table lakesync did not commit within RELEASE_AFTER is handed back to the coordinator (TableRelease)
  *    │
  *    v
  *   verify every table, report: last snapshot by Flink, first by lakesync, take-over time
@@ -58,6 +61,8 @@ public final class Migration implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Migration.class);
     private static final Duration POLL = Duration.ofMillis(200);
     private static final Duration CANCEL_TIMEOUT = Duration.ofSeconds(60);
+    /** Far above lakesync's round interval for a table with records pending, far below Fluss's 2 minutes. */
+    private static final Duration RELEASE_AFTER = Duration.ofSeconds(15);
 
     private final FlinkRestClient flink;
     private final ServiceCheck service;
@@ -126,7 +131,9 @@ public final class Migration implements AutoCloseable {
     public List<TakeOver> awaitTakeOver(Plan plan, Duration timeout, Consumer<String> progress) throws Exception {
         long stoppedAt = stoppedAt();
         Map<TablePath, TakeOver> done = new LinkedHashMap<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Set<TablePath> released = new HashSet<>();
+        long waitingSince = System.nanoTime();
+        long deadline = waitingSince + timeout.toNanos();
         while (done.size() < plan.lastSnapshots().size()) {
             for (TablePath table : plan.lastSnapshots().keySet()) {
                 if (done.containsKey(table)) {
@@ -139,6 +146,17 @@ public final class Migration implements AutoCloseable {
                             ? table + ": nothing left to tier, the lake holds everything."
                             : String.format("%s: lakesync committed lake snapshot %d, %.1f s after the job stopped.",
                                     table, takeOver.get().firstByLakesync(), takeOver.get().takeOverMillis() / 1000.0));
+                }
+            }
+            if (System.nanoTime() - waitingSince > RELEASE_AFTER.toNanos()) {
+                for (TablePath table : plan.lastSnapshots().keySet()) {
+                    if (!done.containsKey(table) && released.add(table)) {
+                        new TableRelease(FlussTieringCoordinator.of(connection))
+                                .release(connection.getAdmin().getTableInfo(table).get().getTableId());
+                        progress.accept(table + ": not committed by lakesync " + RELEASE_AFTER.toSeconds()
+                                + " s after the job stopped; handed back to the coordinator (a stopped job may still"
+                                + " hold it).");
+                    }
                 }
             }
             if (done.size() < plan.lastSnapshots().size()) {

@@ -86,10 +86,7 @@ class MigrateCommandTest extends TieringTestBase {
         for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
             eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table).get()).isNotNull());
         }
-        try (LakeSyncServer server = LakeSyncServer.start(serviceConfig("migrate-instance", Map.of(
-                "service.port", "0",
-                "status.refresh-interval", "500ms",
-                "auth.tokens", "ops:owner:" + OWNER)))) {
+        try (LakeSyncServer server = startLakesync("migrate-instance")) {
             Run otherCluster = migrate(server, "--set", "fluss.bootstrap.servers=127.0.0.1:1");
             assertThat(otherCluster.exitCode()).isEqualTo(1);
             assertThat(otherCluster.err()).contains("Flink job " + job.getJobID() + " tiers the Fluss cluster at "
@@ -110,12 +107,22 @@ class MigrateCommandTest extends TieringTestBase {
             assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
             assertThat(runningTieringJobs()).isZero();
             assertTakenOver(migration);
+        }
 
-            // A migration that stopped its job and then died: running it again completes the take-over.
-            JobClient second = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
-            eventually(SYNC_TIMEOUT, () -> assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.RUNNING));
-            second.cancel().get();
-            eventually(SYNC_TIMEOUT, () -> assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED));
+        // A migration that stopped its job and then died, lakesync down meanwhile: the job held the tables when
+        // it stopped, and running the migration again completes the take-over.
+        Map<TablePath, Long> beforeSecondJob = new HashMap<>();
+        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
+            beforeSecondJob.put(table, admin.getLatestLakeSnapshot(table).get().getSnapshotId());
+        }
+        JobClient second = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
+        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table).get().getSnapshotId())
+                    .isGreaterThan(beforeSecondJob.get(table)));
+        }
+        second.cancel().get();
+        eventually(SYNC_TIMEOUT, () -> assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED));
+        try (LakeSyncServer server = startLakesync("migrate-instance-again")) {
             Run rerun = migrate(server);
             LOG.info("lakesync migrate, run again:\n{}", rerun.out());
             assertThat(rerun.exitCode()).as(rerun.out() + rerun.err()).isZero();
@@ -131,6 +138,13 @@ class MigrateCommandTest extends TieringTestBase {
         Map<Long, String> orders = new HashMap<>();
         readLake(ORDERS, "id", "status").forEach(row -> orders.put((Long) row.get(0), (String) row.get(1)));
         assertThat(orders).isEqualTo(writer.orders);
+    }
+
+    private static LakeSyncServer startLakesync(String instance) throws Exception {
+        return LakeSyncServer.start(serviceConfig(instance, Map.of(
+                "service.port", "0",
+                "status.refresh-interval", "500ms",
+                "auth.tokens", "ops:owner:" + OWNER)));
     }
 
     private static void assertTakenOver(Run run) {
@@ -157,7 +171,7 @@ class MigrateCommandTest extends TieringTestBase {
 
     private static Run migrate(LakeSyncServer server, String... extra) {
         List<String> args = new ArrayList<>(List.of("migrate", "--flink-url", flinkUrl.toString(),
-                "--url", server.url().toString(), "--token", OWNER, "--timeout", "120",
+                "--url", server.url().toString(), "--token", OWNER, "--timeout", "60",
                 "--set", "fluss.bootstrap.servers=" + cluster.bootstrapServers()));
         cluster.lakeCatalogOptions().forEach((k, v) -> args.addAll(List.of("--set", "datalake.paimon." + k + "=" + v)));
         args.addAll(List.of(extra));
