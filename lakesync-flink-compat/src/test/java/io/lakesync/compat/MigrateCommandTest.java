@@ -17,10 +17,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.metadata.PartitionSpec;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TablePath;
@@ -69,7 +74,32 @@ class MigrateCommandTest extends TieringTestBase {
                 .column("day", DataTypes.STRING())
                 .build(), 2, "1s").partitionedBy("day").build());
         for (String day : DAYS) {
-            admin.createPartition(EVENTS, new PartitionSpec(Map.of("day", day)), false).get();
+            createServedPartition(day);
+        }
+    }
+
+    /**
+     * Creates a partition of {@link #EVENTS} and waits until its buckets have leaders. Fluss 0.9.1 now and then
+     * never elects them (writers then retry without end); such a partition is dropped and created once more.
+     */
+    private static void createServedPartition(String day) throws Exception {
+        PartitionSpec partition = new PartitionSpec(Map.of("day", day));
+        for (int attempt = 1; ; attempt++) {
+            admin.createPartition(EVENTS, partition, false).get();
+            try {
+                eventually(Duration.ofSeconds(20), () -> {
+                    try (Connection fresh = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
+                        fresh.getAdmin().listOffsets(EVENTS, day, List.of(0, 1), new OffsetSpec.LatestSpec())
+                                .all().get(5, TimeUnit.SECONDS);
+                    }
+                });
+                return;
+            } catch (Exception | AssertionError notServed) {
+                if (attempt == 2) {
+                    throw new AssertionError("Fluss never served partition " + day + " of " + EVENTS, notServed);
+                }
+                admin.dropPartition(EVENTS, partition, false).get();
+            }
         }
     }
 
