@@ -67,7 +67,12 @@ public final class SqlMain implements Callable<Integer> {
         SqlMain command = new SqlMain();
         command.out = out;
         command.err = err;
-        return new CommandLine(command).setOut(out).setErr(err).execute(args);
+        return new CommandLine(command).setOut(out).setErr(err)
+                .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+                    err.println("lakesync sql: " + oneLine(e));
+                    return STATEMENT_FAILED;
+                })
+                .execute(args);
     }
 
     @Override
@@ -89,7 +94,14 @@ public final class SqlMain implements Callable<Integer> {
                 return BAD_USAGE;
             }
         }
-        SqlSession session = new SqlSession(catalog, bootstrap, mode.equals("streaming"), maxRows);
+        SqlSession session;
+        try {
+            session = new SqlSession(catalog, bootstrap, mode.equals("streaming"), maxRows);
+        } catch (Exception e) {
+            err.println("lakesync sql: cannot open the Fluss catalog at " + bootstrap + " (--bootstrap): "
+                    + oneLine(e));
+            return STATEMENT_FAILED;
+        }
         return script == null ? prompt(session) : runAll(session, StatementSplitter.split(script));
     }
 

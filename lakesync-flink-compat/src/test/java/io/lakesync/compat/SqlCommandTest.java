@@ -71,6 +71,10 @@ class SqlCommandTest extends TieringTestBase {
                 .contains("no_such_table");
         assertThat(failed.out()).as("stops at the failed statement").isEmpty();
         assertThat(sql("--mode", "sideways", "-e", "SELECT 1").exitCode()).isEqualTo(2);
+        Run unreachable = sql("--bootstrap", "127.0.0.1:1", "-e", "SELECT 1");
+        assertThat(unreachable.exitCode()).isEqualTo(1);
+        assertThat(unreachable.err().lines()).singleElement().asString()
+                .startsWith("lakesync sql: cannot open the Fluss catalog at 127.0.0.1:1 (--bootstrap): ");
     }
 
     @Test
@@ -131,8 +135,10 @@ class SqlCommandTest extends TieringTestBase {
     }
 
     private static Run sql(String... args) {
-        List<String> all = new ArrayList<>(List.of("--bootstrap", cluster.bootstrapServers(),
-                "--history", root.resolve("sql-history").toString()));
+        List<String> all = new ArrayList<>(List.of("--history", root.resolve("sql-history").toString()));
+        if (!List.of(args).contains("--bootstrap")) {
+            all.addAll(List.of("--bootstrap", cluster.bootstrapServers()));
+        }
         all.addAll(List.of(args));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
