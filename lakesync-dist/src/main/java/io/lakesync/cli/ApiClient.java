@@ -41,6 +41,10 @@ final class ApiClient {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+    Path dataDir() {
+        return dataDir;
+    }
+
     JsonNode get(String path) throws Exception {
         return send("GET", path, null);
     }

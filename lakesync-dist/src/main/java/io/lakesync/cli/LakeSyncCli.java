@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
         description = "Keeps Fluss tables with 'table.datalake.enabled'='true' synchronized into Apache Paimon.",
         subcommands = {
             LocalCommand.class, ServeCommand.class, StatusCommand.class, TablesCommand.class, AlertsCommand.class,
-            ServiceCommand.class, ConfigReferenceCommand.class, InstancesCommand.class
+            ServiceCommand.class, ConfigReferenceCommand.class, InstancesCommand.class, VerifyCommand.class,
+            MigrateCommand.class
         })
 public final class LakeSyncCli implements Callable<Integer> {
 
@@ -36,7 +37,7 @@ public final class LakeSyncCli implements Callable<Integer> {
     }
 
     /** Runs the command with the given streams and returns its exit code. */
-    static int execute(PrintWriter out, PrintWriter err, String... args) {
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
         return new CommandLine(new LakeSyncCli())
                 .setOut(out)
                 .setErr(err)

@@ -1,8 +1,14 @@
 package io.lakesync.compat;
 
 import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.sql.SqlSession;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -14,16 +20,7 @@ final class FlinkPeer {
     private FlinkPeer() {}
 
     static Configuration loopbackConfig() {
-        Configuration conf = new Configuration();
-        conf.setString("rest.bind-address", "127.0.0.1");
-        conf.setString("rest.address", "127.0.0.1");
-        conf.setString("rest.bind-port", "0");
-        conf.setString("blob.server.port", "0");
-        conf.setString("jobmanager.bind-host", "127.0.0.1");
-        conf.setString("jobmanager.rpc.address", "127.0.0.1");
-        conf.setString("taskmanager.bind-host", "127.0.0.1");
-        conf.setString("taskmanager.host", "127.0.0.1");
-        return conf;
+        return SqlSession.loopbackConfig();
     }
 
     /** Starts Fluss's Flink tiering job against the cluster on a local MiniCluster; cancel it to stop. */
@@ -34,6 +31,39 @@ final class FlinkPeer {
         org.apache.fluss.config.Configuration lakeConf =
                 org.apache.fluss.config.Configuration.fromMap(cluster.lakeCatalogOptions());
         return LakeTieringJobBuilder.newBuilder(env, flussConf, lakeConf, new org.apache.fluss.config.Configuration(), "paimon")
+                .build();
+    }
+
+    /** A Flink cluster with its REST endpoint on a free loopback port ({@code getRestAddress()}). */
+    static MiniCluster startRestCluster() throws Exception {
+        MiniCluster flink = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(loopbackConfig())
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(2)
+                .build());
+        flink.start();
+        return flink;
+    }
+
+    /**
+     * Submits Fluss's tiering job through the REST endpoint as Fluss's entry point would, its arguments
+     * ({@code fluss.bootstrap.servers}, {@code datalake.format}, {@code datalake.paimon.*}) visible as the job's
+     * parameters.
+     */
+    static JobClient submitFlussTieringJob(URI restAddress, LocalFlussCluster cluster) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+                restAddress.getHost(), restAddress.getPort(), loopbackConfig());
+        env.setParallelism(2);
+        Map<String, String> arguments = new LinkedHashMap<>();
+        arguments.put("fluss.bootstrap.servers", cluster.bootstrapServers());
+        arguments.put("datalake.format", "paimon");
+        cluster.lakeCatalogOptions().forEach((k, v) -> arguments.put("datalake.paimon." + k, v));
+        env.getConfig().setGlobalJobParameters(Configuration.fromMap(arguments));
+        org.apache.fluss.config.Configuration flussConf = cluster.clientConfiguration();
+        flussConf.setString("tiering.poll.table.interval", "500 ms");
+        return LakeTieringJobBuilder.newBuilder(env, flussConf,
+                        org.apache.fluss.config.Configuration.fromMap(cluster.lakeCatalogOptions()),
+                        new org.apache.fluss.config.Configuration(), "paimon")
                 .build();
     }
 

@@ -1,0 +1,41 @@
+package io.lakesync.cli;
+
+import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.config.LakeSyncOptions;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.fluss.config.ConfigOptions;
+import picocli.CommandLine.Option;
+
+/**
+ * The Fluss cluster and Paimon lake a command reads directly (not through the service): the service's own
+ * config file and {@code --set} pairs; without {@code fluss.bootstrap.servers} in them, the local stack of the
+ * data folder (its coordinator port and warehouse).
+ */
+final class ClusterTarget {
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "The lakesync config file naming the Fluss cluster and the lake; default: the local stack.")
+    private Path file;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Sets any config key, over the file; repeatable.")
+    private Map<String, String> set = new LinkedHashMap<>();
+
+    /** The validated configuration, its Fluss bootstrap servers and lake filled in for a local stack in {@code dataDir}. */
+    LakeSyncConfig load(Path dataDir) {
+        Map<String, String> overrides = new LinkedHashMap<>(set);
+        overrides.putIfAbsent(LakeSyncOptions.DATA_DIR.key(), dataDir.toString());
+        LakeSyncConfig config = LakeSyncConfig.load(file, overrides);
+        if (config.flussClientOptions().containsKey(ConfigOptions.BOOTSTRAP_SERVERS.key())) {
+            return config;
+        }
+        Path localData = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        Map<String, String> local = new LinkedHashMap<>();
+        local.put(LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key(),
+                "127.0.0.1:" + config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
+        local.putIfAbsent(LakeSyncOptions.LAKE_PREFIX + "metastore", "filesystem");
+        local.putIfAbsent(LakeSyncOptions.LAKE_PREFIX + "warehouse", localData.resolve("warehouse").toString());
+        return config.with(local);
+    }
+}

@@ -1,0 +1,122 @@
+package io.lakesync.migrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The few calls of Flink's REST API the migration needs: list jobs, read a job's plan and configuration, cancel. */
+public final class FlinkRestClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final URI url;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public FlinkRestClient(URI url) {
+        this.url = url;
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    /** {@code /jobs/overview}: every job the cluster knows, running or finished. */
+    List<JsonNode> jobs() throws IOException, InterruptedException {
+        List<JsonNode> jobs = new ArrayList<>();
+        get("/jobs/overview").orElseThrow().path("jobs").forEach(jobs::add);
+        return jobs;
+    }
+
+    /** {@code /jobs/:id}: state, name, start and end time. */
+    JsonNode job(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId).orElseThrow(() -> new IOException("Flink at " + url + " has no job " + jobId + "."));
+    }
+
+    /** The operator descriptions of the job's plan ({@code /jobs/:id/plan}). */
+    List<String> operators(String jobId) throws IOException, InterruptedException {
+        List<String> operators = new ArrayList<>();
+        get("/jobs/" + jobId + "/plan").ifPresent(plan -> plan.path("plan").path("nodes")
+                .forEach(node -> operators.add(node.path("description").asText(node.path("operator").asText()))));
+        return operators;
+    }
+
+    /**
+     * The job's parameters: its global job parameters ({@code /jobs/:id/config}, {@code user-config}) over the
+     * program arguments of an application-mode job ({@code /jobs/:id/jobmanager/config},
+     * {@code $internal.application.program-args}, as {@code --key value} pairs).
+     */
+    Map<String, String> parameters(String jobId) throws IOException, InterruptedException {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        Optional<JsonNode> jobManagerConfig;
+        try {
+            jobManagerConfig = get("/jobs/" + jobId + "/jobmanager/config");
+        } catch (IOException e) {
+            // Flink before 1.17 has no such endpoint, some answer it with an error: the job parameters remain.
+            jobManagerConfig = Optional.empty();
+        }
+        jobManagerConfig.ifPresent(entries -> entries.forEach(entry -> {
+            if ("$internal.application.program-args".equals(entry.path("key").asText())) {
+                parameters.putAll(programArguments(entry.path("value").asText()));
+            }
+        }));
+        get("/jobs/" + jobId + "/config").ifPresent(config -> config.path("execution-config").path("user-config")
+                .fields().forEachRemaining(e -> parameters.put(stripDashes(e.getKey()), e.getValue().asText())));
+        return parameters;
+    }
+
+    /** Cancels the job ({@code PATCH /jobs/:id?mode=cancel}); Flink answers at once and cancels asynchronously. */
+    void cancel(String jobId) throws IOException, InterruptedException {
+        send(HttpRequest.newBuilder(url.resolve("/jobs/" + jobId + "?mode=cancel"))
+                .method("PATCH", HttpRequest.BodyPublishers.noBody()), true);
+    }
+
+    /** {@code --a;x;--b;y} (Flink's list encoding of program arguments) as {@code a=x, b=y}. */
+    static Map<String, String> programArguments(String encoded) {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        String[] parts = encoded.split(";");
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i].startsWith("-") && i + 1 < parts.length && !parts[i + 1].startsWith("--")) {
+                parameters.put(stripDashes(parts[i]), parts[++i]);
+            }
+        }
+        return parameters;
+    }
+
+    private static String stripDashes(String key) {
+        return key.replaceFirst("^-+", "");
+    }
+
+    private Optional<JsonNode> get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(url.resolve(path)).GET(), false);
+    }
+
+    private Optional<JsonNode> send(HttpRequest.Builder request, boolean mustSucceed)
+            throws IOException, InterruptedException {
+        HttpResponse<String> response;
+        try {
+            response = http.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (ConnectException e) {
+            throw new IOException("No Flink REST endpoint answers at " + url + " (--flink-url).", e);
+        }
+        if (response.statusCode() == 404 && !mustSucceed) {
+            return Optional.empty();
+        }
+        if (response.statusCode() >= 400) {
+            throw new IOException("Flink at " + url + " answered " + response.statusCode() + " to "
+                    + response.request().method() + " " + response.uri().getPath() + ": " + response.body());
+        }
+        return Optional.of(response.body().isBlank() ? JSON.nullNode() : JSON.readTree(response.body()));
+    }
+}
