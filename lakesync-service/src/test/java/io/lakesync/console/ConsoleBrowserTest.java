@@ -267,7 +267,7 @@ class ConsoleBrowserTest extends TieringTestBase {
     private void alertRuleCreatedInThePageFiresAndShowsAsActive() throws Exception {
         open("#/alerts");
         WebElement form = waitFor("#rule-form");
-        eventually(WAIT, () -> assertThat((List<?>) script("return [...document.querySelectorAll('#metrics option')].map(o => o.value);"))
+        eventually(WAIT, () -> assertThat(String.valueOf(script("return [...document.querySelectorAll('#metrics option')].map(o => o.value).join(' ');")))
                 .as("metric suggestions from the catalogue").contains("syncLatencyMs", "pendingRecords", "lakeSnapshotId"));
         form.findElement(By.name("name")).sendKeys("console-backlog");
         WebElement metric = form.findElement(By.name("metric"));
