@@ -158,11 +158,13 @@ public final class MaintenanceDuty implements AutoCloseable {
                     outcome.bytesReclaimed(), state.bytesReclaimed, state.lastCompaction, state.lastExpiry, null);
             log(report, state);
         } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
+            if (executor.isShutdown()) {
+                // Stopping: an interrupted pass is expected; what it wrote without committing is an orphan.
+                LOG.debug("Lake maintenance of {} stopped: {}", path, describe(e));
+                return;
             }
-            String problem = "Lake maintenance of " + path + " failed, trying again in " + interval.toSeconds()
-                    + " s: " + describe(e);
+            String problem = "Lake maintenance of " + path + " failed, trying again in " + interval.toMillis()
+                    + " ms: " + describe(e);
             if (!problem.equals(state.problem)) {
                 LOG.warn(problem);
                 LOG.debug("Lake maintenance failure", e);
