@@ -23,7 +23,13 @@ public enum TableMetric {
     /** How long ago the table's figures were read; grows while it cannot be observed. */
     OBSERVATION_AGE_MS("observationAgeMs", false),
     /** 1 while the table's state is UNKNOWN (it cannot be observed), else 0. */
-    STATE_UNKNOWN("stateUnknown", false);
+    STATE_UNKNOWN("stateUnknown", false),
+    /** Data files of the lake table's newest snapshot, after the last maintenance pass. */
+    LAKE_DATA_FILES("lakeDataFiles", false),
+    /** Share (0..1) of those files that compaction would merge. */
+    LAKE_SMALL_FILE_RATIO("lakeSmallFileRatio", false),
+    /** Paimon snapshots the lake table keeps. */
+    LAKE_SNAPSHOTS_KEPT("lakeSnapshotsKept", false);
 
     private final String id;
     private final boolean counter;

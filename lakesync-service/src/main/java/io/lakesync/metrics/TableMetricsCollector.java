@@ -2,6 +2,7 @@ package io.lakesync.metrics;
 
 import io.lakesync.status.TableState;
 import io.lakesync.status.TableStatus;
+import io.lakesync.tiering.maintenance.LakeFigures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -59,6 +60,13 @@ public final class TableMetricsCollector implements MultiCollector {
         metrics.add(gauge(statuses, "observationAge", "How long ago the figures were read from Fluss and the lake; grows while observations fail.", s -> Math.max(0, Duration.between(s.observedAt(), clock.instant()).toMillis())));
         metrics.add(gauge(statuses, "stale", "1 while the table cannot be observed and the figures are the last known ones, else 0.", s -> s.stale() ? 1 : 0));
         metrics.add(gauge(statuses, "filesWrittenTotal", "Lake files this instance wrote.", s -> s.activity().filesWritten()));
+        // Lake maintenance: the lake table after the last pass (0 until one ran).
+        metrics.add(gauge(statuses, "lakeDataFiles", "Data files the lake table's newest snapshot reads.", s -> lake(s).dataFiles()));
+        metrics.add(gauge(statuses, "lakeAverageFileBytes", "Mean size of those data files.", s -> lake(s).averageFileBytes()));
+        metrics.add(gauge(statuses, "lakeSmallFileRatio", "Share of those files that compaction would merge (0..1).", s -> lake(s).smallFileRatio()));
+        metrics.add(gauge(statuses, "lakeSnapshotsKept", "Paimon snapshots the lake table keeps.", s -> lake(s).snapshotsKept()));
+        metrics.add(gauge(statuses, "bytesReclaimedTotal", "Bytes of lake files maintenance deleted (compacted and expired, orphans).", s -> s.activity().maintenance() == null ? 0 : s.activity().maintenance().bytesReclaimedTotal()));
+        metrics.add(gauge(statuses, "lastCompactionTimestamp", "When maintenance last compacted the table (epoch ms; 0 if never).", s -> s.activity().maintenance() == null || s.activity().maintenance().lastCompaction() == null ? 0 : s.activity().maintenance().lastCompaction().toEpochMilli()));
         GaugeSnapshot.Builder state = GaugeSnapshot.builder().name(PREFIX + "state").help("1 for the table's current state.");
         for (TableStatus status : statuses) {
             for (TableState candidate : TableState.values()) {
@@ -93,6 +101,10 @@ public final class TableMetricsCollector implements MultiCollector {
                     .build());
         }
         return gauge.build();
+    }
+
+    private static LakeFigures lake(TableStatus status) {
+        return status.activity().maintenance() == null ? LakeFigures.NONE : status.activity().maintenance().figures();
     }
 
     private static Labels labels(TableStatus status) {

@@ -27,6 +27,7 @@ import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
+import io.lakesync.tiering.maintenance.LakeFigures;
 import io.lakesync.tiering.round.RoundHooks;
 import java.net.URI;
 import java.time.Clock;
@@ -163,6 +164,12 @@ public final class LakeSyncServer implements AutoCloseable {
                 metrics.put(TableMetric.STATE_UNKNOWN.id(), status.state() == TableState.UNKNOWN ? 1.0 : 0.0);
                 if (status.activity().lastRoundDuration() != null) {
                     metrics.put(TableMetric.TIER_DURATION_MS.id(), (double) status.activity().lastRoundDuration().toMillis());
+                }
+                if (status.activity().maintenance() != null) {
+                    LakeFigures lake = status.activity().maintenance().figures();
+                    metrics.put(TableMetric.LAKE_DATA_FILES.id(), (double) lake.dataFiles());
+                    metrics.put(TableMetric.LAKE_SMALL_FILE_RATIO.id(), lake.smallFileRatio());
+                    metrics.put(TableMetric.LAKE_SNAPSHOTS_KEPT.id(), (double) lake.snapshotsKept());
                 }
                 snapshot.put(status.name(), metrics);
             }

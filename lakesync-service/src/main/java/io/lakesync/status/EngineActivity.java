@@ -1,13 +1,15 @@
 package io.lakesync.status;
 
 import io.lakesync.tiering.FailureKind;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import java.time.Duration;
 import java.time.Instant;
 import javax.annotation.Nullable;
 
 /**
  * What this instance's engine did with a table: whether a round runs now, the failures since the last
- * success, and running totals. Immutable; each engine event produces the next value.
+ * success, running totals, and the last lake maintenance pass. Immutable; each engine event produces the next
+ * value.
  */
 public record EngineActivity(
         boolean syncing,
@@ -22,30 +24,46 @@ public record EngineActivity(
         long filesWritten,
         @Nullable Duration lastRoundDuration,
         @Nullable Instant lastRoundEndedAt,
-        double lastRoundRowsPerSecond) {
+        double lastRoundRowsPerSecond,
+        @Nullable MaintenanceReport maintenance) {
 
     public static final EngineActivity NONE =
-            new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0);
+            new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0, null);
 
     EngineActivity started() {
         return new EngineActivity(true, consecutiveFailures, lastFailureKind, lastError, null, rounds, failures,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond);
+                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond,
+                maintenance);
     }
 
     EngineActivity succeeded(long rows, long bytes, int files, Duration duration, Instant endedAt) {
         double rate = duration.isZero() ? 0 : rows * 1000.0 / duration.toMillis();
         return new EngineActivity(false, 0, null, null, null, rounds + 1, failures, rowsTiered + rows,
-                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate);
+                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate, maintenance);
     }
 
     EngineActivity failed(FailureKind kind, String error, @Nullable Instant retryAt) {
         return new EngineActivity(false, consecutiveFailures + 1, kind, error, retryAt, rounds, failures + 1,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond);
+                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond,
+                maintenance);
     }
 
     /** The table left this instance (given back, lost); totals stay, the failure streak ends. */
     EngineActivity released() {
         return new EngineActivity(false, 0, null, null, null, rounds, failures, rowsTiered, bytesTiered,
-                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond);
+                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond,
+                maintenance);
+    }
+
+    /** A maintenance pass ended; a failed one keeps the figures of the last pass that read them. */
+    EngineActivity maintained(MaintenanceReport report) {
+        MaintenanceReport kept = report.problem() != null && maintenance != null
+                ? new MaintenanceReport(report.tablePath(), report.finishedAt(), report.duration(), maintenance.figures(),
+                        0, 0, 0, 0, report.bytesReclaimedTotal(), report.lastCompaction(), report.lastExpiry(),
+                        report.problem())
+                : report;
+        return new EngineActivity(syncing, consecutiveFailures, lastFailureKind, lastError, nextRetryAt, rounds,
+                failures, rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt,
+                lastRoundRowsPerSecond, kept);
     }
 }

@@ -6,6 +6,7 @@ import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.RemoteErrors;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -312,6 +313,12 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                 name,
                 (k, a) -> (a == null ? EngineActivity.NONE : a)
                         .failed(kind, message, retryIn == null ? null : clock.instant().plus(retryIn)));
+    }
+
+    @Override
+    public void maintained(MaintenanceReport report) {
+        activity.compute(
+                report.tablePath().toString(), (k, a) -> (a == null ? EngineActivity.NONE : a).maintained(report));
     }
 
     @Override
