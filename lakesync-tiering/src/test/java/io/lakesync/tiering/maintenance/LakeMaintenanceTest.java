@@ -66,7 +66,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void keepsLakeTablesHealthyWithoutTouchingTieringMetadataOrRounds() throws Exception {
-        createTable(ORDERS, TableDescriptor.builder()
+        createServedTable(ORDERS, TableDescriptor.builder()
                 .schema(Schema.newBuilder()
                         .column("order_id", DataTypes.BIGINT())
                         .column("status", DataTypes.STRING())
@@ -122,11 +122,11 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void compactsAnOrcLogTableReportsBadOptionsAndNeverHoldsBackRounds() throws Exception {
-        createTable(CLICKS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), BUCKETS, "1s")
+        createServedTable(CLICKS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), BUCKETS, "1s")
                 .customProperty("paimon.file.format", "orc")
                 .customProperty("lakesync.maintenance.compaction.min-files", "3")
                 .build());
-        createTable(BAD, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 1, "1s")
+        createServedTable(BAD, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 1, "1s")
                 .customProperty("lakesync.maintenance.orphan.older-than", "1s")
                 .build());
 
