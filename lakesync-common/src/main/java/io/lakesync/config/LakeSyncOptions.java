@@ -325,7 +325,8 @@ public final class LakeSyncOptions {
                     .withDescription(
                             "Files in the lake table's folder that no snapshot references (left by aborted "
                                     + "rounds or failed commits) are deleted once older than this; it must be at "
-                                    + "least twice the table's freshness, the longest a round writes before it commits.");
+                                    + "least 1 hour and twice the table's freshness, so files a round wrote and has "
+                                    + "not committed yet are never taken for orphans.");
 
     private LakeSyncOptions() {}
 

@@ -7,6 +7,7 @@ import io.lakesync.bench.cluster.DataFolder;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.maintenance.MaintenanceOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code lakesync maintenance-bench}: an hour of tiering rounds at 1-minute freshness, compressed in time (one
- * simulated minute lasts {@code --minute}), into two primary-key tables that get the same upserts and deletes:
+ * simulated minute is one round: a batch written, then tiered into both tables, at least {@code --minute}
+ * long), into two primary-key tables that get the same upserts and deletes:
  * one with lake maintenance (the defaults, scaled by the same factor), one with it turned off. Prints, per
  * table, the data files and snapshots the lake keeps and how long a full scan of it takes.
  */
@@ -76,6 +78,9 @@ public final class MaintenanceBenchMain implements Callable<Integer> {
 
     @Mixin DataFolderOptions folder = new DataFolderOptions();
 
+    /** How long the simulated hour took for real. */
+    private double realSeconds;
+
     public static void main(String[] args) {
         Cli.execute(new MaintenanceBenchMain(), args);
     }
@@ -107,8 +112,6 @@ public final class MaintenanceBenchMain implements Callable<Integer> {
             try (TieringService service = new TieringService(serviceConfig(cluster, dir, simulatedMinute))) {
                 service.start();
                 write(cluster, simulatedMinute, live, progress);
-                awaitTiered(cluster, WITH);
-                awaitTiered(cluster, WITHOUT);
             }
             Catalog catalog = io.lakesync.bench.cluster.LakeTables.openCatalog(cluster.lakeCatalogOptions());
             try {
@@ -146,8 +149,9 @@ public final class MaintenanceBenchMain implements Callable<Integer> {
                 LakeSyncOptions.MAINTENANCE_SNAPSHOT_TIME_RETAINED)) {
             settings.put(option.key(), Math.round(option.defaultValue().toMillis() * factor) + " ms");
         }
-        // The margin must cover a round (twice the freshness); a day compressed would be far more than the run.
-        settings.put(LakeSyncOptions.MAINTENANCE_ORPHAN_OLDER_THAN.key(), simulatedMinute.toMillis() * 2 + " ms");
+        // The orphan margin is not compressed: it must cover a round's commit in real time (at least an hour).
+        settings.put(LakeSyncOptions.MAINTENANCE_ORPHAN_OLDER_THAN.key(),
+                MaintenanceOptions.MIN_ORPHAN_MARGIN.toMinutes() + " min");
         return LakeSyncConfig.fromMap(settings, "maintenance benchmark");
     }
 
@@ -175,13 +179,17 @@ public final class MaintenanceBenchMain implements Callable<Integer> {
                 }
                 a.flush();
                 b.flush();
-                if (m % 10 == 0) {
-                    progress.accept("simulated minute " + m + " of " + minutes + ", " + live.size() + " live keys");
-                }
-                // Pacing of the simulated clock, not synchronisation.
+                // A simulated minute is one round: at least --minute long, and over once both tables tiered it.
+                awaitTiered(cluster, WITH);
+                awaitTiered(cluster, WITHOUT);
                 long due = start + simulatedMinute.toNanos() * m;
                 TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
+                if (m % 10 == 0) {
+                    progress.accept(String.format("simulated minute %d of %d after %.0f s, %d live keys", m, minutes,
+                            (System.nanoTime() - start) / 1e9, live.size()));
+                }
             }
+            realSeconds = (System.nanoTime() - start) / 1e9;
         }
     }
 
@@ -228,8 +236,9 @@ public final class MaintenanceBenchMain implements Callable<Integer> {
 
     private String markdown(List<Figures> results, Duration simulatedMinute) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format("%d simulated minutes (1 min = %d ms), %d ops/min over %d keys, %d buckets%n%n",
-                minutes, simulatedMinute.toMillis(), opsPerMinute, keys, buckets));
+        out.append(String.format("%d simulated minutes (1 min = one round, at least %d ms; %.0f s in all), %d ops/min "
+                + "over %d keys, %d buckets%n%n", minutes, simulatedMinute.toMillis(), realSeconds, opsPerMinute, keys,
+                buckets));
         out.append("| table | data files read | files on disk | data MiB | snapshots kept | full scan (median of ")
                 .append(SCANS).append(") | rows = live keys |\n|---|---|---|---|---|---|---|\n");
         for (Figures f : results) {

@@ -23,6 +23,12 @@ public record MaintenanceOptions(
         int snapshotNumRetainedMin,
         Duration orphanOlderThan) {
 
+    /**
+     * The least orphan margin: a round's files wait for its commit for the round's remaining read time plus the
+     * Paimon and coordinator commits, which a loaded machine or a slow store stretches far beyond the freshness.
+     */
+    public static final Duration MIN_ORPHAN_MARGIN = Duration.ofHours(1);
+
     /** Prefix of the per-table overrides among the Fluss table's custom properties. */
     public static final String TABLE_PREFIX = "lakesync.";
 
@@ -68,11 +74,13 @@ public record MaintenanceOptions(
                 "must be at least 1");
         require(!interval.isNegative() && !interval.isZero(), table, custom, LakeSyncOptions.MAINTENANCE_INTERVAL,
                 "must be positive");
-        Duration longestRound = table.getTableConfig().getDataLakeFreshness().multipliedBy(2);
-        require(orphanOlderThan.compareTo(longestRound) >= 0, table, custom,
+        Duration twiceFreshness = table.getTableConfig().getDataLakeFreshness().multipliedBy(2);
+        Duration margin = twiceFreshness.compareTo(MIN_ORPHAN_MARGIN) > 0 ? twiceFreshness : MIN_ORPHAN_MARGIN;
+        require(orphanOlderThan.compareTo(margin) >= 0, table, custom,
                 LakeSyncOptions.MAINTENANCE_ORPHAN_OLDER_THAN,
-                "must be at least twice the table's freshness (" + longestRound.toMillis() + " ms), or files a round "
-                        + "is still writing could be deleted as orphans");
+                "must be at least " + MIN_ORPHAN_MARGIN.toMinutes() + " min and twice the table's freshness ("
+                        + twiceFreshness.toMillis() + " ms), or files a round (of any tiering service) wrote but has "
+                        + "not committed yet could be deleted as orphans");
     }
 
     private static void require(
