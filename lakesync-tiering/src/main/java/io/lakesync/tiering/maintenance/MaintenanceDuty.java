@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the lake tables this instance syncs healthy: after a round of a table committed, and at most once per
- * its {@code maintenance.interval}, a {@link LakeMaintenance} pass of the table runs on the maintenance
+ * its {@code maintenance.interval} (the first one interval after its first committed round here), a
+ * {@link LakeMaintenance} pass of the table runs on the maintenance
  * executor, never on a round's thread, so it cannot delay any table's round.
  *
  * <pre>
@@ -104,7 +105,10 @@ public final class MaintenanceDuty implements AutoCloseable {
     }
 
     private void due(TableAssignment assignment, TieringListener listener) {
-        TableState state = tables.computeIfAbsent(assignment.tableId(), id -> new TableState());
+        // The first pass comes one interval after the table's first committed round here, not at once: a
+        // service restart does not set off a pass of every table.
+        TableState state = tables.computeIfAbsent(assignment.tableId(),
+                id -> new TableState(clock.instant().plus(defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL))));
         synchronized (state) {
             if (state.running || clock.instant().isBefore(state.nextPass)) {
                 return;
@@ -233,11 +237,15 @@ public final class MaintenanceDuty implements AutoCloseable {
     /** Per table: when the next pass may run, and what the passes did so far. */
     private static final class TableState {
         boolean running;
-        Instant nextPass = Instant.MIN;
+        Instant nextPass;
         @Nullable Instant lastFullCompaction;
         @Nullable Instant lastCompaction;
         @Nullable Instant lastExpiry;
         long bytesReclaimed;
         @Nullable String problem;
+
+        TableState(Instant firstPass) {
+            this.nextPass = firstPass;
+        }
     }
 }
