@@ -316,6 +316,75 @@ public final class LakeSyncOptions {
                                     + "records may take a few seconds to observe (its oldest pending record is read "
                                     + "from Fluss), so a refresh of many tables needs several at once to end within "
                                     + "'status.refresh-interval'.");
+    // --- Lake maintenance (io.lakesync.tiering.maintenance): service defaults; a table overrides any of the
+    // 'maintenance.*' ones with the custom property 'lakesync.<key>', e.g. 'lakesync.maintenance.enabled'.
+
+    public static final ConfigOption<Boolean> MAINTENANCE_ENABLED =
+            key("maintenance.enabled")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether lakesync keeps the lake tables it syncs healthy: compacts small files, "
+                                    + "expires old snapshots and removes orphan files, off the tiering commit path. "
+                                    + "A table overrides it with the property 'lakesync.maintenance.enabled'.");
+
+    public static final ConfigOption<Integer> MAINTENANCE_THREADS =
+            key("maintenance.threads")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "Threads that run lake maintenance, shared by all tables of this instance and "
+                                    + "separate from the tiering workers, so maintenance never delays a round.");
+
+    public static final ConfigOption<Duration> MAINTENANCE_INTERVAL =
+            key("maintenance.interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(10))
+                    .withDescription(
+                            "Least time between two maintenance passes of a table; a pass starts after a round "
+                                    + "of the table committed.");
+
+    public static final ConfigOption<Integer> MAINTENANCE_COMPACTION_MIN_FILES =
+            key("maintenance.compaction.min-files")
+                    .intType()
+                    .defaultValue(5)
+                    .withDescription(
+                            "A bucket with at least this many data files is compacted into as few files as "
+                                    + "its target file size allows.");
+
+    public static final ConfigOption<Duration> MAINTENANCE_FULL_COMPACTION_INTERVAL =
+            key("maintenance.full-compaction-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "At least this often, every bucket of a primary-key table with more than one file "
+                                    + "or with deleted rows is fully compacted, so deleted and updated rows "
+                                    + "physically leave the data files.");
+
+    public static final ConfigOption<Duration> MAINTENANCE_SNAPSHOT_TIME_RETAINED =
+            key("maintenance.snapshot.time-retained")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "Snapshots younger than this are kept (a union read planned on one may still "
+                                    + "read its files). The snapshot the Fluss coordinator holds as the table's "
+                                    + "lake snapshot, and every newer one, is always kept.");
+
+    public static final ConfigOption<Integer> MAINTENANCE_SNAPSHOT_NUM_RETAINED_MIN =
+            key("maintenance.snapshot.num-retained-min")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription("The newest snapshots kept whatever their age.");
+
+    public static final ConfigOption<Duration> MAINTENANCE_ORPHAN_OLDER_THAN =
+            key("maintenance.orphan.older-than")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(1))
+                    .withDescription(
+                            "Files in the lake table's folder that no snapshot references (left by aborted "
+                                    + "rounds or failed commits) are deleted once older than this; it must be at "
+                                    + "least 1 hour and twice the table's freshness, so files a round wrote and has "
+                                    + "not committed yet are never taken for orphans.");
 
     private LakeSyncOptions() {}
 

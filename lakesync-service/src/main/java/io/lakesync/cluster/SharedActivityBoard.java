@@ -107,6 +107,7 @@ public final class SharedActivityBoard implements ActivityBoard {
                 roundMs == null ? null : Duration.ofMillis(roundMs),
                 instant(row, "last_round_ended_at"),
                 row.getDouble("last_round_rows_per_sec"),
-                row.getString("holder"));
+                row.getString("holder"),
+                null);
     }
 }

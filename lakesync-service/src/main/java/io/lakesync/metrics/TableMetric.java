@@ -2,6 +2,7 @@ package io.lakesync.metrics;
 
 import io.lakesync.status.TableState;
 import io.lakesync.status.TableStatus;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -9,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 
@@ -64,7 +66,27 @@ public enum TableMetric {
             (status, now) -> status.stale() ? 1.0 : 0.0),
     STATE_UNKNOWN("stateUnknown", "stateUnknown", Unit.BOOLEAN, false,
             "1 while the table's state is UNKNOWN (it cannot be observed for a while), else 0.",
-            (status, now) -> status.state() == TableState.UNKNOWN ? 1.0 : 0.0);
+            (status, now) -> status.state() == TableState.UNKNOWN ? 1.0 : 0.0),
+    // Lake maintenance (io.lakesync.tiering.maintenance): the lake table after this instance's last pass.
+    LAKE_DATA_FILES("lakeDataFiles", "lakeDataFiles", Unit.FILES, false,
+            "Data files the lake table's newest snapshot reads (absent before the first maintenance pass).",
+            (status, now) -> lake(status, report -> (double) report.figures().dataFiles())),
+    LAKE_AVERAGE_FILE_BYTES("lakeAverageFileBytes", "lakeAverageFileBytes", Unit.BYTES, false,
+            "Mean size of those data files.",
+            (status, now) -> lake(status, report -> (double) report.figures().averageFileBytes())),
+    LAKE_SMALL_FILE_RATIO("lakeSmallFileRatio", "lakeSmallFileRatio", Unit.NONE, false,
+            "Share (0..1) of those data files that compaction would merge.",
+            (status, now) -> lake(status, report -> report.figures().smallFileRatio())),
+    LAKE_SNAPSHOTS_KEPT("lakeSnapshotsKept", "lakeSnapshotsKept", Unit.NONE, false,
+            "Paimon snapshots the lake table keeps.",
+            (status, now) -> lake(status, report -> (double) report.figures().snapshotsKept())),
+    BYTES_RECLAIMED_TOTAL("bytesReclaimedTotal", "bytesReclaimedTotal", Unit.BYTES, true,
+            "Bytes of lake files maintenance deleted (compacted and expired files, orphans).",
+            (status, now) -> lake(status, report -> (double) report.bytesReclaimedTotal())),
+    LAST_COMPACTION_TIMESTAMP("lastCompactionTimestamp", "lastCompactionTimestamp", Unit.EPOCH_MILLISECONDS, false,
+            "When maintenance last compacted the table (absent if never).",
+            (status, now) -> lake(status, report -> report.lastCompaction() == null
+                    ? null : (double) report.lastCompaction().toEpochMilli()));
 
     /** Prefix of every per-table metric's Prometheus name. */
     public static final String PROMETHEUS_PREFIX = "lakesync_table_";
@@ -167,5 +189,10 @@ public enum TableMetric {
 
     private static Double millis(Duration duration) {
         return (double) duration.toMillis();
+    }
+
+    private static @Nullable Double lake(TableStatus status, Function<MaintenanceReport, Double> read) {
+        MaintenanceReport report = status.activity().maintenance();
+        return report == null ? null : read.apply(report);
     }
 }

@@ -1,14 +1,15 @@
 package io.lakesync.status;
 
 import io.lakesync.tiering.FailureKind;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import java.time.Duration;
 import java.time.Instant;
 import javax.annotation.Nullable;
 
 /**
  * What the engines did with a table: whether a round runs now, the failures since the last success, and running
- * totals over all instances, with {@code holder} the instance that ran its latest round (null before any).
- * Immutable; each engine event produces the next value.
+ * totals over all instances, with {@code holder} the instance that ran its latest round (null before any), and the
+ * last lake maintenance pass this instance ran. Immutable; each engine event produces the next value.
  */
 public record EngineActivity(
         boolean syncing,
@@ -24,37 +25,57 @@ public record EngineActivity(
         @Nullable Duration lastRoundDuration,
         @Nullable Instant lastRoundEndedAt,
         double lastRoundRowsPerSecond,
-        @Nullable String holder) {
+        @Nullable String holder,
+        @Nullable MaintenanceReport maintenance) {
 
     public static final EngineActivity NONE =
-            new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0, null);
+            new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0, null, null);
 
     EngineActivity started() {
         return new EngineActivity(true, consecutiveFailures, lastFailureKind, lastError, null, rounds, failures,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder);
+                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);
     }
 
     EngineActivity succeeded(long rows, long bytes, int files, Duration duration, Instant endedAt) {
         double rate = duration.isZero() ? 0 : rows * 1000.0 / duration.toMillis();
         return new EngineActivity(false, 0, null, null, null, rounds + 1, failures, rowsTiered + rows,
-                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate, holder);
+                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate, holder, maintenance);
     }
 
     EngineActivity failed(FailureKind kind, String error, @Nullable Instant retryAt) {
         return new EngineActivity(false, consecutiveFailures + 1, kind, error, retryAt, rounds, failures + 1,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder);
+                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);
     }
 
     /** The table left this instance (given back, lost); totals stay, the failure streak ends. */
     EngineActivity released() {
         return new EngineActivity(false, 0, null, null, null, rounds, failures, rowsTiered, bytesTiered,
-                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder);
+                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);
     }
 
     /** The same activity, run by {@code instance}. */
     EngineActivity heldBy(String instance) {
         return new EngineActivity(syncing, consecutiveFailures, lastFailureKind, lastError, nextRetryAt, rounds,
                 failures, rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt,
-                lastRoundRowsPerSecond, instance);
+                lastRoundRowsPerSecond, instance, maintenance);
+    }
+
+    /** A maintenance pass ended; a failed one keeps the figures of the last pass that read them. */
+    EngineActivity maintained(MaintenanceReport report) {
+        MaintenanceReport kept = report.problem() != null && maintenance != null
+                ? new MaintenanceReport(report.tablePath(), report.finishedAt(), report.duration(), maintenance.figures(),
+                        0, 0, 0, 0, report.bytesReclaimedTotal(), report.lastCompaction(), report.lastExpiry(),
+                        report.problem())
+                : report;
+        return new EngineActivity(syncing, consecutiveFailures, lastFailureKind, lastError, nextRetryAt, rounds,
+                failures, rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt,
+                lastRoundRowsPerSecond, holder, kept);
+    }
+
+    /** The same activity with {@code report} as its last maintenance pass. */
+    EngineActivity withMaintenance(@Nullable MaintenanceReport report) {
+        return new EngineActivity(syncing, consecutiveFailures, lastFailureKind, lastError, nextRetryAt, rounds,
+                failures, rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt,
+                lastRoundRowsPerSecond, holder, report);
     }
 }

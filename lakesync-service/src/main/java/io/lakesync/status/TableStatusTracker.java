@@ -6,6 +6,7 @@ import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.RemoteErrors;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -68,6 +69,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final ActivityBoard board;
     private final ExecutorService observers;
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
+    /** Per table, an activity holding only this instance's last maintenance pass (see {@link #activityOf}). */
+    private final Map<String, EngineActivity> maintenance = new ConcurrentHashMap<>();
     private final Map<String, TableStatus> statuses = new ConcurrentHashMap<>();
     private final Map<String, Deque<HistoryPoint>> history = new ConcurrentHashMap<>();
     private final Map<String, TablePath> paths = new ConcurrentHashMap<>();
@@ -267,7 +270,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         TableStatus status =
                 TableStatusModel.derive(
                         observation,
-                        activity.getOrDefault(name, EngineActivity.NONE),
+                        activityOf(name),
                         enabled,
                         trackPendingSince(name, observation));
         observed.put(name, status);
@@ -280,7 +283,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             LOG.warn("Cannot observe table {}: {}", name, error);
         }
         return TableStatusModel.unobserved(
-                path, observed.get(name), activity.getOrDefault(name, EngineActivity.NONE), error,
+                path, observed.get(name), activityOf(name), error,
                 failingSince.get(name), now, unknownAfter);
     }
 
@@ -425,6 +428,22 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             }
             return next;
         });
+    }
+
+    @Override
+    public void maintained(MaintenanceReport report) {
+        maintenance.compute(report.tablePath().toString(),
+                (k, last) -> (last == null ? EngineActivity.NONE : last).maintained(report));
+    }
+
+    /**
+     * The table's activity from the board, with this instance's last maintenance pass: maintenance figures are
+     * this instance's own (the board keeps round outcomes only).
+     */
+    private EngineActivity activityOf(String name) {
+        EngineActivity rounds = activity.getOrDefault(name, EngineActivity.NONE);
+        EngineActivity maintained = maintenance.get(name);
+        return maintained == null ? rounds : rounds.withMaintenance(maintained.maintenance());
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.lakesync.status;
 
+import io.lakesync.tiering.maintenance.LakeFigures;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import java.time.Instant;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -42,7 +44,32 @@ public record TableView(
             @Nullable Long lastRoundDurationMs,
             @Nullable Instant lastRoundEndedAt,
             double lastRoundRowsPerSecond,
-            @Nullable String holder) {}
+            @Nullable String holder,
+            @Nullable Maintenance maintenance) {}
+
+    /** The lake table's shape after the last maintenance pass, and what the passes reclaimed. */
+    public record Maintenance(
+            long dataFiles,
+            long dataBytes,
+            long averageFileBytes,
+            double smallFileRatio,
+            long snapshotsKept,
+            @Nullable Instant lastPassAt,
+            @Nullable Instant lastCompaction,
+            @Nullable Instant lastExpiry,
+            long bytesReclaimedTotal,
+            @Nullable String problem) {
+
+        static @Nullable Maintenance of(@Nullable MaintenanceReport report) {
+            if (report == null) {
+                return null;
+            }
+            LakeFigures f = report.figures();
+            return new Maintenance(f.dataFiles(), f.dataBytes(), f.averageFileBytes(), f.smallFileRatio(),
+                    f.snapshotsKept(), report.finishedAt(), report.lastCompaction(), report.lastExpiry(),
+                    report.bytesReclaimedTotal(), report.problem());
+        }
+    }
 
     public static TableView of(TableStatus status, @Nullable List<HistoryPoint> history) {
         EngineActivity a = status.activity();
@@ -74,7 +101,8 @@ public record TableView(
                         a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(),
                         a.lastRoundEndedAt(),
                         a.lastRoundRowsPerSecond(),
-                        a.holder()),
+                        a.holder(),
+                        Maintenance.of(a.maintenance())),
                 status.observedAt(),
                 status.stale(),
                 history);

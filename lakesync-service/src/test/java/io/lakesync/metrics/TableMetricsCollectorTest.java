@@ -7,6 +7,8 @@ import io.lakesync.status.EngineActivity;
 import io.lakesync.status.TableObservation;
 import io.lakesync.status.TableStatus;
 import io.lakesync.status.TableStatusModel;
+import io.lakesync.tiering.maintenance.LakeFigures;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,5 +89,26 @@ class TableMetricsCollectorTest {
                 .contains("lakesync_table_stale{database=\"shop\",table=\"orders\"} 1")
                 .contains("lakesync_table_state{database=\"shop\",state=\"UNKNOWN\",table=\"orders\"} 1")
                 .contains("lakesync_table_lakeSnapshotId{database=\"shop\",table=\"orders\"} 12");
+    }
+
+    @Test
+    void exposesTheLakeTableShapeAfterTheLastMaintenancePass() {
+        Instant now = Instant.parse("2026-11-30T10:00:00Z");
+        MaintenanceReport pass = new MaintenanceReport(TablePath.of("shop", "orders"), now, Duration.ofSeconds(2),
+                new LakeFigures(8, 8_000, 2, 12), 4, 3, 1, 5_000, 9_000, now, now.minusSeconds(60), null);
+        EngineActivity activity = new EngineActivity(false, 0, null, null, null, 1, 0, 10, 100, 2, null, null, 0, null, pass);
+        TableStatus status = TableStatusModel.derive(
+                new TableObservation(TablePath.of("shop", "orders"), 3, true, Duration.ofSeconds(30), 12L, now,
+                        List.of(new BucketCheckpoint(null, 0, 100, 100)), null, now),
+                activity, true, null);
+
+        String text = new TableMetricsCollector(() -> List.of(status), Clock.fixed(now, ZoneOffset.UTC)).scrapeText();
+        assertThat(text)
+                .contains("lakesync_table_lakeDataFiles{database=\"shop\",table=\"orders\"} 8")
+                .contains("lakesync_table_lakeAverageFileBytes{database=\"shop\",table=\"orders\"} 1000")
+                .contains("lakesync_table_lakeSmallFileRatio{database=\"shop\",table=\"orders\"} 0.25")
+                .contains("lakesync_table_lakeSnapshotsKept{database=\"shop\",table=\"orders\"} 12")
+                .contains("lakesync_table_bytesReclaimedTotal{database=\"shop\",table=\"orders\"} 9000")
+                .contains("lakesync_table_lastCompactionTimestamp{database=\"shop\",table=\"orders\"} " + (double) now.toEpochMilli());
     }
 }

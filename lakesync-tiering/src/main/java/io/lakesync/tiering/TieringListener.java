@@ -1,6 +1,7 @@
 package io.lakesync.tiering;
 
 import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.maintenance.MaintenanceReport;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Duration;
 import javax.annotation.Nullable;
@@ -30,4 +31,7 @@ public interface TieringListener {
      * by the coordinator, shutdown) is reported the same way.
      */
     default void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {}
+
+    /** A lake maintenance pass of the table ended (see {@link MaintenanceReport#problem()} for a failed one). */
+    default void maintained(MaintenanceReport report) {}
 }

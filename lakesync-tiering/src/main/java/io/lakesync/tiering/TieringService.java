@@ -6,6 +6,7 @@ import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeTables;
+import io.lakesync.tiering.maintenance.MaintenanceDuty;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.TableRound;
@@ -63,6 +64,7 @@ public final class TieringService implements AutoCloseable {
     private LakeTables lakeTables;
     private ExecutorService readerThreads;
     private TieringEngine engine;
+    private MaintenanceDuty maintenance;
     private Thread assigner;
 
     public TieringService(LakeSyncConfig config) {
@@ -110,6 +112,13 @@ public final class TieringService implements AutoCloseable {
             coordinator = FlussTieringCoordinator.of(connection);
             lakeTables = new LakeTables(config.lakeCatalogOptions());
             readerThreads = Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader"));
+            maintenance = new MaintenanceDuty(
+                    Configuration.fromMap(config.toMap()),
+                    connection.getAdmin(),
+                    lakeTables,
+                    ioTmpDir,
+                    Executors.newFixedThreadPool(maintenanceThreads(config), ExecutorScheduler.named("lakesync-maintenance")),
+                    clock);
             RoundRunner rounds =
                     (assignment, control) -> new TableRound(assignment, roundEnvironment(ioTmpDir), control).run();
             engine = new TieringEngine(
@@ -118,7 +127,7 @@ public final class TieringService implements AutoCloseable {
                     FailureKind::of,
                     new ExecutorScheduler(settings.workers()),
                     new InFlightJournal(workDir.resolve("in-flight")),
-                    listener,
+                    maintenance.around(listener),
                     settings,
                     clock);
         } catch (Exception | Error e) {
@@ -196,6 +205,9 @@ public final class TieringService implements AutoCloseable {
 
     private void closeResources() throws Exception {
         try {
+            if (maintenance != null) {
+                maintenance.close();
+            }
             if (readerThreads != null) {
                 readerThreads.shutdownNow();
             }
@@ -206,6 +218,7 @@ public final class TieringService implements AutoCloseable {
                 connection.close();
             }
         } finally {
+            maintenance = null;
             readerThreads = null;
             lakeTables = null;
             connection = null;
@@ -228,6 +241,16 @@ public final class TieringService implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private static int maintenanceThreads(LakeSyncConfig config) {
+        int threads = config.get(LakeSyncOptions.MAINTENANCE_THREADS);
+        if (threads < 1) {
+            throw new IllegalArgumentException(
+                    "Config key '" + LakeSyncOptions.MAINTENANCE_THREADS.key() + "' must be at least 1, but is "
+                            + threads + ".");
+        }
+        return threads;
     }
 
     private static int bucketParallelism(LakeSyncConfig config) {

@@ -8,10 +8,8 @@ import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
@@ -62,7 +60,7 @@ public final class RecreatedTables {
         // processTableRegistrationChange), so this waits for it.
         Path droppedDir = localPath(dropped.offsetsPath()).getParent().getParent();
         eventually(SYNC_TIMEOUT, () -> assertThat(droppedDir).doesNotExist());
-        long newId = createServed(path, descriptor);
+        long newId = TieringTestBase.createServedTable(path, descriptor);
         // A fresh connection: the shared one may still route the name to the dropped table's id.
         try (Connection fresh = ConnectionFactory.createConnection(TieringTestBase.cluster.clientConfiguration());
                 Table table = fresh.getTable(path)) {
@@ -77,31 +75,6 @@ public final class RecreatedTables {
             }
         }
         return newId;
-    }
-
-    /**
-     * Creates {@code path} and waits until its buckets have leaders. Fluss 0.9.1 now and then never elects leaders
-     * for a table created right after its namesake was dropped (its writers then wait without end); such a table
-     * is dropped and created once more.
-     */
-    private static long createServed(TablePath path, TableDescriptor descriptor) throws Exception {
-        for (int attempt = 1; ; attempt++) {
-            long tableId = TieringTestBase.createTable(path, descriptor).getTableId();
-            try {
-                eventually(Duration.ofSeconds(30), () -> {
-                    try (Connection fresh = ConnectionFactory.createConnection(TieringTestBase.cluster.clientConfiguration())) {
-                        fresh.getAdmin().listOffsets(path, List.of(0, 1, 2), new OffsetSpec.LatestSpec())
-                                .all().get(5, TimeUnit.SECONDS);
-                    }
-                });
-                return tableId;
-            } catch (Exception | AssertionError notServed) {
-                if (attempt == 2) {
-                    throw new AssertionError("Fluss never served the re-created table " + path, notServed);
-                }
-                TieringTestBase.admin.dropTable(path, false).get();
-            }
-        }
     }
 
     /** {@code ALTER TABLE path SET ('table.datalake.enabled' = 'true')}, as a SQL user would. */

@@ -1,0 +1,184 @@
+package io.lakesync.tiering.maintenance;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.append.AppendCompactCoordinator;
+import org.apache.paimon.append.AppendCompactTask;
+import org.apache.paimon.consumer.Consumer;
+import org.apache.paimon.consumer.ConsumerManager;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.fs.FileStatus;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.operation.BaseAppendFileStoreWrite;
+import org.apache.paimon.operation.CleanOrphanFilesResult;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.table.BucketMode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.table.sink.TableWriteImpl;
+
+/**
+ * One maintenance pass over one lake table: compaction, snapshot expiry, orphan cleanup, in that order.
+ *
+ * <p>Compaction commits as {@value #COMMIT_USER}, never as Fluss tiering: the tiering fence, the
+ * missing-snapshot repair and Fluss's own committer look for the newest snapshot of commit user
+ * {@code __fluss_lake_tiering} and skip this one, so they keep finding the newest {@code fluss-offsets}; a
+ * union read reads the snapshot the coordinator registered, which compaction does not change. A compaction
+ * only adds and removes files of buckets it read, while a tiering round only adds files, so Paimon's conflict
+ * check lets a round's commit land whatever compaction did meanwhile; a compaction that loses a conflict
+ * (another instance compacted first) fails alone, and the files it wrote are orphans the next cleanup removes.
+ *
+ * <p>Expiry never removes the snapshot the coordinator holds as the table's lake snapshot, nor a newer one: that
+ * snapshot is pinned as a Paimon consumer ({@value #PIN_CONSUMER}) before expiring, which also holds Paimon's
+ * own expiry (when {@code table.datalake.auto-expire-snapshot} is on) off it.
+ */
+final class LakeMaintenance {
+
+    static final String COMMIT_USER = "__lakesync_maintenance";
+    static final String PIN_CONSUMER = "lakesync-lake-snapshot";
+
+    private final FileStoreTable table;
+    private final MaintenanceOptions options;
+    private final Path ioTmpDir;
+    private final Clock clock;
+
+    LakeMaintenance(FileStoreTable table, MaintenanceOptions options, Path ioTmpDir, Clock clock) {
+        this.table = table;
+        this.options = options;
+        this.ioTmpDir = ioTmpDir;
+        this.clock = clock;
+    }
+
+    /** What one pass did. */
+    record Outcome(int compactedBuckets, int expiredSnapshots, long orphanFilesDeleted, long bytesReclaimed) {}
+
+    /**
+     * Runs the pass. {@code lakeSnapshot} is the coordinator's lake snapshot of the table (empty: none is
+     * registered, then nothing expires); {@code fullCompaction} asks for every bucket of a primary-key table
+     * with more than one file or deleted rows to be compacted fully.
+     */
+    Outcome run(OptionalLong lakeSnapshot, boolean fullCompaction) throws Exception {
+        Map<String, Long> before = files();
+        int compacted = compact(fullCompaction);
+        int expired = lakeSnapshot.isPresent() ? expire(lakeSnapshot.getAsLong()) : 0;
+        long orphans = cleanOrphans();
+        Map<String, Long> after = files();
+        long reclaimed = 0;
+        for (Map.Entry<String, Long> file : before.entrySet()) {
+            if (!after.containsKey(file.getKey())) {
+                reclaimed += file.getValue();
+            }
+        }
+        return new Outcome(compacted, expired, orphans, reclaimed);
+    }
+
+    private int compact(boolean fullCompaction) throws Exception {
+        FileStoreTable compacting = table.copy(Map.of(
+                CoreOptions.WRITE_ONLY.key(), "false",
+                CoreOptions.COMPACTION_MIN_FILE_NUM.key(), Integer.toString(options.compactionMinFiles())));
+        List<CommitMessage> messages = new ArrayList<>();
+        int buckets;
+        if (compacting.bucketMode() == BucketMode.BUCKET_UNAWARE) {
+            buckets = compactUnawareAppend(compacting, messages);
+        } else {
+            buckets = compactBuckets(compacting, fullCompaction, messages);
+        }
+        if (messages.isEmpty()) {
+            return 0;
+        }
+        try (TableCommitImpl commit = commitTable().newCommit(COMMIT_USER)) {
+            commit.commit(messages);
+        }
+        return buckets;
+    }
+
+    /** Log tables without a bucket key: Paimon's coordinator bins small files of each partition. */
+    private static int compactUnawareAppend(FileStoreTable compacting, List<CommitMessage> messages) throws Exception {
+        List<AppendCompactTask> tasks = new AppendCompactCoordinator(compacting, false).run();
+        if (tasks.isEmpty()) {
+            return 0;
+        }
+        BaseAppendFileStoreWrite write = (BaseAppendFileStoreWrite) compacting.store().newWrite(COMMIT_USER);
+        try {
+            for (AppendCompactTask task : tasks) {
+                messages.add(task.doCompact(compacting, write));
+            }
+        } finally {
+            write.close();
+        }
+        return tasks.size();
+    }
+
+    /** Primary-key tables and bucketed log tables: each bucket's files through the bucket's own compaction. */
+    private int compactBuckets(FileStoreTable compacting, boolean fullCompaction, List<CommitMessage> messages)
+            throws Exception {
+        Long latest = compacting.snapshotManager().latestSnapshotId();
+        if (latest == null) {
+            return 0;
+        }
+        Map<BucketKey, List<DataFileMeta>> files = new HashMap<>();
+        for (ManifestEntry entry : compacting.store().newScan().withSnapshot(latest).plan().files()) {
+            files.computeIfAbsent(BucketKey.of(entry), k -> new ArrayList<>()).add(entry.file());
+        }
+        boolean primaryKey = !compacting.primaryKeys().isEmpty();
+        List<BucketKey> due = files.entrySet().stream()
+                .filter(e -> e.getValue().size() >= options.compactionMinFiles()
+                        || (primaryKey && fullCompaction && (e.getValue().size() > 1 || hasDeletes(e.getValue()))))
+                .map(Map.Entry::getKey)
+                .toList();
+        if (due.isEmpty()) {
+            return 0;
+        }
+        try (IOManager io = IOManager.create(ioTmpDir.toString());
+                TableWriteImpl<?> write = compacting.newWrite(COMMIT_USER).withIOManager(io)) {
+            for (BucketKey bucket : due) {
+                write.compact(bucket.partition(), bucket.bucket(), true);
+            }
+            messages.addAll(write.prepareCommit(true, 0));
+        }
+        return due.size();
+    }
+
+    private static boolean hasDeletes(List<DataFileMeta> files) {
+        return files.stream().anyMatch(f -> f.deleteRowCount().orElse(0L) > 0);
+    }
+
+    private int expire(long lakeSnapshot) {
+        new ConsumerManager(table.fileIO(), table.location()).resetConsumer(PIN_CONSUMER, new Consumer(lakeSnapshot));
+        ExpireConfig config = ExpireConfig.builder()
+                .snapshotRetainMin(options.snapshotNumRetainedMin())
+                .snapshotRetainMax(Integer.MAX_VALUE)
+                .snapshotTimeRetain(options.snapshotTimeRetained())
+                .build();
+        return commitTable().newExpireSnapshots().config(config).expire();
+    }
+
+    private long cleanOrphans() throws Exception {
+        long olderThan = clock.millis() - options.orphanOlderThan().toMillis();
+        CleanOrphanFilesResult result = new LocalOrphanFilesClean(table, olderThan, false).clean();
+        return result.getDeletedFileCount();
+    }
+
+    private FileStoreTable commitTable() {
+        return table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), "true"));
+    }
+
+    /** Every file under the table's folder with its size, to tell what a pass deleted. */
+    private Map<String, Long> files() throws IOException {
+        Map<String, Long> sizes = new HashMap<>();
+        for (FileStatus status : table.fileIO().listFiles(table.location(), true)) {
+            sizes.put(status.getPath().toString(), status.getLen());
+        }
+        return sizes;
+    }
+}

@@ -1,0 +1,251 @@
+package io.lakesync.tiering.maintenance;
+
+import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.FailureKind;
+import io.lakesync.tiering.TieringListener;
+import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.lake.LakeTables;
+import io.lakesync.tiering.round.RoundResult;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.paimon.table.FileStoreTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the lake tables this instance syncs healthy: after a round of a table committed, and at most once per
+ * its {@code maintenance.interval} (the first one interval after its first committed round here), a
+ * {@link LakeMaintenance} pass of the table runs on the maintenance
+ * executor, never on a round's thread, so it cannot delay any table's round.
+ *
+ * <pre>
+ *   round committed ──► due? (enabled, interval since the last pass, no pass of the table running)
+ *                          │ yes
+ *                          ▼
+ *   maintenance executor: options from the Fluss table ──► compact ──► expire (pinned at the coordinator's
+ *                          lake snapshot) ──► delete orphans ──► figures ──► listener.maintained(report)
+ *                          │ fails: one log line per new reason, reported; the next pass tries again
+ * </pre>
+ */
+public final class MaintenanceDuty implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MaintenanceDuty.class);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Configuration defaults;
+    private final Admin admin;
+    private final LakeTables lakeTables;
+    private final Path ioTmpDir;
+    private final ExecutorService executor;
+    private final Clock clock;
+    private final Map<Long, TableState> tables = new ConcurrentHashMap<>();
+
+    public MaintenanceDuty(
+            Configuration defaults,
+            Admin admin,
+            LakeTables lakeTables,
+            Path ioTmpDir,
+            ExecutorService executor,
+            Clock clock) {
+        this.defaults = defaults;
+        this.admin = admin;
+        this.lakeTables = lakeTables;
+        this.ioTmpDir = ioTmpDir;
+        this.executor = executor;
+        this.clock = clock;
+    }
+
+    /** {@code listener}, told of rounds as before, and of every maintenance pass; rounds trigger the passes. */
+    public TieringListener around(TieringListener listener) {
+        return new TieringListener() {
+            @Override
+            public void roundStarted(TableAssignment assignment) {
+                listener.roundStarted(assignment);
+            }
+
+            @Override
+            public void roundFinished(RoundResult result) {
+                listener.roundFinished(result);
+                if (result.committed()) {
+                    due(result.assignment(), listener);
+                }
+            }
+
+            @Override
+            public void roundFailed(
+                    TableAssignment assignment,
+                    Throwable cause,
+                    FailureKind kind,
+                    @Nullable Duration retryIn) {
+                listener.roundFailed(assignment, cause, kind, retryIn);
+            }
+
+            @Override
+            public void maintained(MaintenanceReport report) {
+                listener.maintained(report);
+            }
+        };
+    }
+
+    private void due(TableAssignment assignment, TieringListener listener) {
+        // The first pass comes one interval after the table's first committed round here, not at once: a
+        // service restart does not set off a pass of every table.
+        TableState state = tables.computeIfAbsent(assignment.tableId(),
+                id -> new TableState(clock.instant().plus(defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL))));
+        synchronized (state) {
+            if (state.running || clock.instant().isBefore(state.nextPass)) {
+                return;
+            }
+            state.running = true;
+        }
+        try {
+            executor.execute(() -> pass(assignment, state, listener));
+        } catch (RejectedExecutionException shuttingDown) {
+            state.running = false;
+        }
+    }
+
+    private void pass(TableAssignment assignment, TableState state, TieringListener listener) {
+        TablePath path = assignment.tablePath();
+        Instant start = clock.instant();
+        Duration interval = defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL);
+        MaintenanceReport report;
+        try {
+            TableInfo info = admin.getTableInfo(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (info.getTableId() != assignment.tableId()) {
+                return;
+            }
+            MaintenanceOptions options = MaintenanceOptions.of(defaults, info);
+            interval = options.interval();
+            if (!options.enabled()) {
+                return;
+            }
+            FileStoreTable lake = lakeTables.load(path);
+            if (lake.coreOptions().deletionVectorsEnabled()) {
+                return;
+            }
+            boolean full = state.lastFullCompaction == null
+                    || !start.isBefore(state.lastFullCompaction.plus(options.fullCompactionInterval()));
+            LakeMaintenance.Outcome outcome =
+                    new LakeMaintenance(lake, options, ioTmpDir, clock).run(lakeSnapshot(path), full);
+            Instant end = clock.instant();
+            if (full) {
+                state.lastFullCompaction = start;
+            }
+            if (outcome.compactedBuckets() > 0) {
+                state.lastCompaction = end;
+            }
+            if (outcome.expiredSnapshots() > 0) {
+                state.lastExpiry = end;
+            }
+            state.bytesReclaimed += outcome.bytesReclaimed();
+            LakeFigures figures = LakeFigures.of(lakeTables.load(path));
+            report = new MaintenanceReport(path, end, Duration.between(start, end), figures,
+                    outcome.compactedBuckets(), outcome.expiredSnapshots(), outcome.orphanFilesDeleted(),
+                    outcome.bytesReclaimed(), state.bytesReclaimed, state.lastCompaction, state.lastExpiry, null);
+            log(report, state);
+        } catch (Exception e) {
+            if (executor.isShutdown()) {
+                // Stopping: an interrupted pass is expected; what it wrote without committing is an orphan.
+                LOG.debug("Lake maintenance of {} stopped: {}", path, describe(e));
+                return;
+            }
+            String problem = "Lake maintenance of " + path + " failed, trying again in " + interval.toMillis()
+                    + " ms: " + describe(e);
+            if (!problem.equals(state.problem)) {
+                LOG.warn(problem);
+                LOG.debug("Lake maintenance failure", e);
+            }
+            state.problem = problem;
+            Instant end = clock.instant();
+            report = new MaintenanceReport(path, end, Duration.between(start, end), LakeFigures.NONE, 0, 0, 0, 0,
+                    state.bytesReclaimed, state.lastCompaction, state.lastExpiry, problem);
+        } finally {
+            synchronized (state) {
+                state.nextPass = start.plus(interval);
+                state.running = false;
+            }
+        }
+        listener.maintained(report);
+    }
+
+    /** The oldest of the coordinator's latest and readable lake snapshots of the table; empty if it has none. */
+    private OptionalLong lakeSnapshot(TablePath path) throws Exception {
+        try {
+            LakeSnapshot latest = admin.getLatestLakeSnapshot(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            LakeSnapshot readable =
+                    admin.getReadableLakeSnapshot(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return OptionalLong.of(Math.min(latest.getSnapshotId(), readable.getSnapshotId()));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
+                return OptionalLong.empty();
+            }
+            throw e;
+        }
+    }
+
+    private static void log(MaintenanceReport report, TableState state) {
+        if (state.problem != null) {
+            LOG.info("Lake maintenance of {} works again", report.tablePath());
+            state.problem = null;
+        }
+        boolean changed = report.compactedBuckets() > 0 || report.expiredSnapshots() > 0 || report.orphanFilesDeleted() > 0;
+        String line = "Lake maintenance of {}: compacted {} buckets, expired {} snapshots, deleted {} orphan files, "
+                + "reclaimed {} bytes; now {} data files (avg {} bytes), {} snapshots, in {} ms";
+        Object[] args = {report.tablePath(), report.compactedBuckets(), report.expiredSnapshots(),
+            report.orphanFilesDeleted(), report.bytesReclaimed(), report.figures().dataFiles(),
+            report.figures().averageFileBytes(), report.figures().snapshotsKept(), report.duration().toMillis()};
+        if (changed) {
+            LOG.info(line, args);
+        } else {
+            LOG.debug(line, args);
+        }
+    }
+
+    private static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return Objects.requireNonNullElse(root.getMessage(), root.getClass().getSimpleName());
+    }
+
+    /** Stops the passes; one in progress is interrupted (what it wrote but did not commit is an orphan). */
+    @Override
+    public void close() throws InterruptedException {
+        executor.shutdownNow();
+        executor.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    /** Per table: when the next pass may run, and what the passes did so far. */
+    private static final class TableState {
+        boolean running;
+        Instant nextPass;
+        @Nullable Instant lastFullCompaction;
+        @Nullable Instant lastCompaction;
+        @Nullable Instant lastExpiry;
+        long bytesReclaimed;
+        @Nullable String problem;
+
+        TableState(Instant firstPass) {
+            this.nextPass = firstPass;
+        }
+    }
+}
