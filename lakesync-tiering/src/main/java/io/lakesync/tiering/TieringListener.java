@@ -1,5 +1,6 @@
 package io.lakesync.tiering;
 
+import io.lakesync.tiering.capacity.RoundUsage;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Duration;
@@ -30,4 +31,13 @@ public interface TieringListener {
      * by the coordinator, shutdown) is reported the same way.
      */
     default void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {}
+
+    /**
+     * A round of the table waits for a compute unit: its database's or the cluster's quota is used up
+     * ({@code reason} says which). {@link #roundStarted} follows once it is admitted.
+     */
+    default void roundHeldBack(TableAssignment assignment, String reason) {}
+
+    /** What a round attempt used (CPU, memory, rows, bytes), told after it ended, failed or not. */
+    default void roundMeasured(RoundUsage usage) {}
 }

@@ -2,6 +2,8 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.capacity.CapacityQuotas;
+import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.round.BucketProgress;
@@ -347,7 +349,7 @@ class TieringEngineTest {
         };
         engine = new TieringEngine(coordinator, (a, c) -> {
             throw new AssertionError("no round can start");
-        }, FailureKind::of, time, new InFlightJournal(dir.resolve("in-flight")), broken, settings(true, Duration.ofMinutes(5)), time);
+        }, FailureKind::of, time, new InFlightJournal(dir.resolve("in-flight")), broken, settings(true, Duration.ofMinutes(5)), new QuotaAdmission(CapacityQuotas.unlimited()), time);
         coordinator.waiting.add(T1);
         engine.step();
         assertThat(engine.activeTables()).isEmpty();
@@ -383,6 +385,7 @@ class TieringEngineTest {
                 new InFlightJournal(journal),
                 listener,
                 settings,
+                new QuotaAdmission(CapacityQuotas.unlimited()),
                 time);
     }
 
