@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         description = "Keeps Fluss tables with 'table.datalake.enabled'='true' synchronized into Apache Paimon.",
         subcommands = {
             LocalCommand.class, ServeCommand.class, StatusCommand.class, TablesCommand.class, AlertsCommand.class,
-            ServiceCommand.class, ConfigReferenceCommand.class
+            ServiceCommand.class, ConfigReferenceCommand.class, UsageCommand.class
         })
 public final class LakeSyncCli implements Callable<Integer> {
 

@@ -24,10 +24,13 @@ import io.lakesync.switches.ServiceSwitchControl;
 import io.lakesync.switches.SwitchRoutes;
 import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
+import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
+import io.lakesync.usage.UsageMeter;
+import io.lakesync.usage.UsageRoutes;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -105,7 +108,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             config.get(LakeSyncOptions.STATUS_HISTORY_SIZE),
                             callTimeout,
                             refreshInterval.multipliedBy(unknownAfterRefreshes(config))));
-            Engine engine = push(started, new Engine(config, tracker, clock));
+            UsageMeter usage = push(started, new UsageMeter(state));
+            Engine engine = push(started, new Engine(config, TieringListener.all(List.of(tracker, usage)), clock));
             TableSwitches tableSwitches =
                     new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
@@ -128,7 +132,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock)),
                             new SwitchRoutes(serviceSwitch, state.serviceSwitch(), tableSwitches),
                             new LakeTableRoutes(lakeCatalog),
-                            new AlertRoutes(alerting))));
+                            new AlertRoutes(alerting),
+                            new UsageRoutes(state, usage, config.get(LakeSyncOptions.BILLING_PROVISIONED_CU), clock))));
             LOG.info("lakesync service listening on {}, syncing Fluss cluster {}", http.url(), bootstrapServers);
             return new LakeSyncServer(started, http, tracker);
         } catch (Exception | Error e) {
@@ -220,11 +225,11 @@ public final class LakeSyncServer implements AutoCloseable {
     /** The tiering engine as the service switch turns it on and off; a new engine for every start. */
     private static final class Engine implements ServiceSwitchControl.Engine, AutoCloseable {
         private final LakeSyncConfig config;
-        private final TableStatusTracker listener;
+        private final TieringListener listener;
         private final Clock clock;
         private volatile TieringService running;
 
-        Engine(LakeSyncConfig config, TableStatusTracker listener, Clock clock) {
+        Engine(LakeSyncConfig config, TieringListener listener, Clock clock) {
             this.config = config;
             this.listener = listener;
             this.clock = clock;

@@ -56,6 +56,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final Duration callTimeout;
     private final Duration unknownAfter;
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
+    /** Why a table's round waits for a compute unit (quota), while it does. */
+    private final Map<String, String> heldBack = new ConcurrentHashMap<>();
     private final Map<String, TableStatus> statuses = new ConcurrentHashMap<>();
     private final Map<String, Deque<HistoryPoint>> history = new ConcurrentHashMap<>();
     private final Map<String, TablePath> paths = new ConcurrentHashMap<>();
@@ -175,6 +177,10 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                         activity.getOrDefault(name, EngineActivity.NONE),
                         serviceEnabled.getAsBoolean(),
                         trackPendingSince(name, observation));
+        String waitingForCu = heldBack.get(name);
+        if (waitingForCu != null) {
+            status = status.heldBack(waitingForCu);
+        }
         observed.put(name, status);
         return status;
     }
@@ -288,7 +294,13 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     }
 
     @Override
+    public void roundHeldBack(TableAssignment assignment, String reason) {
+        heldBack.put(assignment.tablePath().toString(), reason);
+    }
+
+    @Override
     public void roundStarted(TableAssignment assignment) {
+        heldBack.remove(assignment.tablePath().toString());
         activity.compute(assignment.tablePath().toString(), (k, a) -> (a == null ? EngineActivity.NONE : a).started());
     }
 
@@ -304,6 +316,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {
         String name = assignment.tablePath().toString();
         if (kind == FailureKind.LOST) {
+            heldBack.remove(name);
             activity.computeIfPresent(name, (k, a) -> a.released());
             return;
         }
