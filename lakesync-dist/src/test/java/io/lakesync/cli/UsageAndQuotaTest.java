@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 class UsageAndQuotaTest extends TieringTestBase {
 
     private static final String TOKEN = "usage-owner-token-0123456789";
-    private static final int CAPPED_ROWS = 200_000;
-    private static final int FREE_ROWS = 50_000;
+    private static final int CAPPED_ROWS = 100_000;
+    private static final int FREE_ROWS = 20_000;
     private static final double PROVISIONED_CU = 0.0001;
 
     @Test
@@ -73,6 +73,7 @@ class UsageAndQuotaTest extends TieringTestBase {
             assertThat(lines).containsKeys("capped.a", "capped.b", "metered.free", "total");
 
             double meteredCpu = Double.parseDouble(lines.get("total")[2]);
+            System.err.printf("METERING metered %.3f s, threads %.3f..%.3f s%n", meteredCpu, threadCpuBefore, threadCpuAfter);
             assertThat(meteredCpu).as("metered CPU vs the round and reader threads' CPU of %.3f..%.3f s",
                             threadCpuBefore, threadCpuAfter)
                     .isBetween(threadCpuBefore * 0.9, threadCpuAfter * 1.1);

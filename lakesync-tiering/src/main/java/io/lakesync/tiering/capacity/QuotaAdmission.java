@@ -55,7 +55,7 @@ public final class QuotaAdmission {
             admitted = admitWhatFits();
             if (ticket.state == TicketState.WAITING) {
                 ticket.reason = heldBackReason(table);
-                LOG.info("Round of table {} held back: {}", table, ticket.reason);
+                LOG.debug("Round of table {} held back: {}", table, ticket.reason);
             }
         }
         // Others cannot have been admitted by this request (it freed nothing), but keep the rule in one place.
@@ -154,7 +154,7 @@ public final class QuotaAdmission {
         }
 
         private void admittedLater() {
-            LOG.info("Round of table {} admitted after waiting for a CU", table);
+            LOG.debug("Round of table {} admitted after waiting for a CU", table);
             whenAdmitted.run();
         }
     }
