@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.tiering.TieringTestBase;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -66,14 +64,13 @@ class UsageAndQuotaTest extends TieringTestBase {
             awaitTiered(cappedB);
 
             double threadCpuBefore = roundThreadsCpuSeconds(earlierThreads);
-            Run csv = run("usage", "--by", "table", "--csv", "--url", url, "--token", TOKEN);
+            CliRun csv = CliRun.of("usage", "--by", "table", "--csv", "--url", url, "--token", TOKEN);
             double threadCpuAfter = roundThreadsCpuSeconds(earlierThreads);
             assertThat(csv.exitCode()).as(csv.err()).isZero();
             Map<String, String[]> lines = csvLines(csv.out());
             assertThat(lines).containsKeys("capped.a", "capped.b", "metered.free", "total");
 
             double meteredCpu = Double.parseDouble(lines.get("total")[2]);
-            System.err.printf("METERING metered %.3f s, threads %.3f..%.3f s%n", meteredCpu, threadCpuBefore, threadCpuAfter);
             assertThat(meteredCpu).as("metered CPU vs the round and reader threads' CPU of %.3f..%.3f s",
                             threadCpuBefore, threadCpuAfter)
                     .isBetween(threadCpuBefore * 0.9, threadCpuAfter * 1.1);
@@ -94,13 +91,13 @@ class UsageAndQuotaTest extends TieringTestBase {
                     .isLessThanOrEqualTo(2 * PROVISIONED_CU + 1e-6)
                     .isGreaterThanOrEqualTo(Math.min(totalCuHours, PROVISIONED_CU) - 1e-6);
 
-            Run byDatabase = run("usage", "--by", "database", "--url", url, "--token", TOKEN);
+            CliRun byDatabase = CliRun.of("usage", "--by", "database", "--url", url, "--token", TOKEN);
             assertThat(byDatabase.out()).contains("Usage by database from ").contains("(provisioned: 1.0E-4 CU)")
                     .contains("KEY", "CU-HOURS", "PROVISIONED", "PAY-AS-YOU-GO").contains("capped ").contains("metered ");
-            Run badGrouping = run("usage", "--by", "week", "--url", url, "--token", TOKEN);
+            CliRun badGrouping = CliRun.of("usage", "--by", "week", "--url", url, "--token", TOKEN);
             assertThat(badGrouping.exitCode()).isEqualTo(1);
             assertThat(badGrouping.err()).contains("HTTP 400").contains("Parameter 'by' must be table, database or day, not 'week'.");
-            Run badTime = run("usage", "--from", "yesterday", "--url", url, "--token", TOKEN);
+            CliRun badTime = CliRun.of("usage", "--from", "yesterday", "--url", url, "--token", TOKEN);
             assertThat(badTime.err()).contains("HTTP 400").contains("Parameter 'from' must be a UTC time");
         }
     }
@@ -122,14 +119,5 @@ class UsageAndQuotaTest extends TieringTestBase {
         Map<String, String[]> lines = new HashMap<>();
         Arrays.stream(csv.split("\n")).skip(1).map(line -> line.split(",")).forEach(cells -> lines.put(cells[0], cells));
         return lines;
-    }
-
-    private record Run(int exitCode, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = LakeSyncCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(code, out.toString(), err.toString());
     }
 }

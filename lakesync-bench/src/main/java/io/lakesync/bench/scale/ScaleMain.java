@@ -8,8 +8,7 @@ import io.lakesync.bench.contender.ChildArgs;
 import io.lakesync.bench.contender.ChildJvm;
 import io.lakesync.bench.contender.ChildProtocol;
 import io.lakesync.bench.contender.Contender;
-import io.lakesync.bench.data.BenchSchema;
-import io.lakesync.bench.data.LogData;
+import io.lakesync.bench.data.TrickleWriter;
 import io.lakesync.bench.measure.LagTracker;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.status.ClusterObserver;
@@ -20,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -28,8 +28,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.metadata.TablePath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -127,7 +125,13 @@ public final class ScaleMain implements Callable<Integer> {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong written = new AtomicLong();
         List<Double> refreshSeconds = new CopyOnWriteArrayList<>();
-        Thread writer = new Thread(() -> trickle(cluster, paths, stop, written), "scale-writer");
+        Thread writer = new Thread(() -> {
+            try {
+                TrickleWriter.run(cluster.connection(), paths, rate, 42, stop, written, new AtomicLong());
+            } catch (Exception e) {
+                throw new IllegalStateException("The trickle writer failed", e);
+            }
+        }, "scale-writer");
         Thread refresher = new Thread(() -> refreshes(cluster, stop, refreshSeconds), "scale-status-refresh");
         try {
             for (int i = 0; i < count; i++) {
@@ -139,7 +143,7 @@ public final class ScaleMain implements Callable<Integer> {
             }
             writer.start();
             refresher.start();
-            Map<TablePath, LagTracker> lags = new java.util.HashMap<>();
+            Map<TablePath, LagTracker> lags = new HashMap<>();
             paths.forEach(p -> lags.put(p, new LagTracker()));
             long start = System.nanoTime();
             List<Duration> cpuAtWarm = new ArrayList<>();
@@ -215,41 +219,6 @@ public final class ScaleMain implements Callable<Integer> {
             }));
         }
         CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).join();
-    }
-
-    /** Appends {@code rate} rows per second in total, round-robin over the tables, until stopped. */
-    private void trickle(BenchCluster cluster, List<TablePath> paths, AtomicBoolean stop, AtomicLong written) {
-        List<Table> handles = new ArrayList<>();
-        try {
-            List<AppendWriter> writers = new ArrayList<>();
-            for (TablePath path : paths) {
-                Table table = cluster.connection().getTable(path);
-                handles.add(table);
-                writers.add(table.newAppend().createWriter());
-            }
-            long start = System.nanoTime();
-            while (!stop.get()) {
-                long due = (System.nanoTime() - start) * rate / 1_000_000_000L;
-                for (long i = written.get(); i < due; i++) {
-                    writers.get((int) (i % writers.size())).append(BenchSchema.toFluss(LogData.row(42, i)));
-                    written.incrementAndGet();
-                }
-                Thread.sleep(50);
-            }
-            for (AppendWriter w : writers) {
-                w.flush();
-            }
-        } catch (Exception e) {
-            throw new IllegalStateException("The trickle writer failed", e);
-        } finally {
-            for (Table t : handles) {
-                try {
-                    t.close();
-                } catch (Exception e) {
-                    // closing at the end of a phase: nothing to do about it
-                }
-            }
-        }
     }
 
     /** Refreshes the status of every table back to back, as the service would, recording each refresh's length. */
