@@ -28,7 +28,7 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
     private final UsageRepository repository;
     private final ScheduledExecutorService timer;
     private Map<String, HourlyUsage> unwritten = new HashMap<>();
-    @Nullable private String writeFault;
+    @Nullable private volatile String writeFault;
 
     public UsageMeter(StateStore store) {
         this.repository = new UsageRepository(store);
