@@ -191,8 +191,9 @@ final class HeldTable {
     /** The attempt ended: its CU frees and the listener hears what it used. */
     private void measured(RoundMeter meter, Instant startedAt, @Nullable RoundResult result) {
         meter.stop();
+        // The instance's live heap, shared by the rounds running now (this one among them).
+        long heapShare = RoundMeter.liveHeapBytes() / Math.max(1, engine.admission().runningCu());
         closeTicket();
-        long heapShare = Runtime.getRuntime().maxMemory() / engine.settings().workers();
         engine.listener().roundMeasured(new RoundUsage(
                 assignment,
                 engine.clock().instant(),

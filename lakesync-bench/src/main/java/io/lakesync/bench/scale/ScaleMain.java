@@ -14,6 +14,7 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.status.ClusterObserver;
 import io.lakesync.status.TableStatusTracker;
 import io.lakesync.tiering.lake.LakeTables;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -134,6 +135,7 @@ public final class ScaleMain implements Callable<Integer> {
         }, "scale-writer");
         Thread refresher = new Thread(() -> refreshes(cluster, stop, refreshSeconds), "scale-status-refresh");
         try {
+            Files.createDirectories(dir);
             for (int i = 0; i < count; i++) {
                 ChildArgs args = ChildArgs.forContender(cluster, Contender.B, dir.resolve("instance-" + i));
                 children.add(ChildJvm.launch(args, heap, dir.resolve("instance-" + i + ".log")));

@@ -1,6 +1,9 @@
 package io.lakesync.tiering.capacity;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ExecutorService;
@@ -48,6 +51,21 @@ public final class RoundMeter {
 
     public long allocatedBytes() {
         return allocatedBytes.get();
+    }
+
+    /**
+     * The heap this JVM retains: per heap pool, what was in use after its last collection (the live data, not
+     * the garbage since), or its current use where the pool was never collected.
+     */
+    public static long liveHeapBytes() {
+        long bytes = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                MemoryUsage afterGc = pool.getCollectionUsage();
+                bytes += afterGc != null && afterGc.getUsed() > 0 ? afterGc.getUsed() : pool.getUsage().getUsed();
+            }
+        }
+        return bytes;
     }
 
     /** Whether this JVM can measure thread CPU time; without it every figure is 0. */

@@ -6,10 +6,11 @@ import java.time.Instant;
 
 /**
  * What one round attempt of a table used, measured on this instance: the CPU time of the threads that did its
- * work (the round thread and its bucket readers), the memory it held (its worker's share of the heap, for
- * its wall time), the bytes its threads allocated, and the rows and bytes it tiered (0 for a failed attempt).
+ * work (the round thread and its bucket readers), the memory it held (its share of the instance's live heap,
+ * for its wall time), the bytes its threads allocated, and the rows and bytes it tiered (0 for a failed attempt).
  *
- * @param memoryHeldBytes the heap one round may hold: the JVM's max heap divided by {@code tiering.workers}
+ * @param memoryHeldBytes the instance's live heap when the round ended (in use after the last collection),
+ *     divided by the rounds running then
  */
 public record RoundUsage(
         TableAssignment assignment,
