@@ -92,7 +92,6 @@ class UsageAndQuotaTest extends TieringTestBase {
                     .isGreaterThanOrEqualTo(Math.min(totalCuHours, PROVISIONED_CU) - 1e-6);
 
             CliRun byDatabase = CliRun.of("usage", "--by", "database", "--url", url, "--token", TOKEN);
-            System.err.println("USAGE-EXAMPLE\n" + byDatabase.out() + "USAGE-END");
             assertThat(byDatabase.out()).contains("Usage by database from ").contains("(provisioned: 1.0E-4 CU)")
                     .contains("KEY", "CU-HOURS", "PROVISIONED", "PAY-AS-YOU-GO").contains("capped ").contains("metered ");
             CliRun badGrouping = CliRun.of("usage", "--by", "week", "--url", url, "--token", TOKEN);

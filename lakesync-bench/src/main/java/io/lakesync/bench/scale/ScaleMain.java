@@ -29,6 +29,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TablePath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -80,7 +84,7 @@ public final class ScaleMain implements Callable<Integer> {
     }
 
     /** One phase's figures. */
-    record Phase(int instances, int tables, Duration freshness, double p50OfTableP99s, double maxTableP99,
+    record Phase(int instances, int tables, Duration freshness, int lagSamples, double p50OfTableP99s, double maxTableP99,
             double refreshMedianSeconds, double refreshMaxSeconds, int refreshes, List<Double> cpuCores,
             List<Long> peakHeapBytes, long rounds, double cpuMillisPerRound, long emptyRounds,
             double cpuMillisPerEmptyRound, double wallMillisPerEmptyRound, long rowsWritten) {}
@@ -134,6 +138,7 @@ public final class ScaleMain implements Callable<Integer> {
             }
         }, "scale-writer");
         Thread refresher = new Thread(() -> refreshes(cluster, stop, refreshSeconds), "scale-status-refresh");
+        refresher.setDaemon(true);
         try {
             Files.createDirectories(dir);
             for (int i = 0; i < count; i++) {
@@ -167,7 +172,9 @@ public final class ScaleMain implements Callable<Integer> {
             }
             stop.set(true);
             writer.join();
-            refresher.join(Duration.ofMinutes(5).toMillis());
+            // A refresh still running is cut short: its length is unknown, and it must not load the next phase.
+            refresher.interrupt();
+            refresher.join(Duration.ofSeconds(30).toMillis());
             List<Double> refreshes = new ArrayList<>(refreshSeconds);
             Collections.sort(refreshes);
             List<Long> p99s = new ArrayList<>();
@@ -188,7 +195,8 @@ public final class ScaleMain implements Callable<Integer> {
                 emptyCpu += number(stats, "emptyRoundsCpuNanos");
                 emptyWall += number(stats, "emptyRoundsWallNanos");
             }
-            return new Phase(count, paths.size(), fresh,
+            int lagSamples = lags.values().stream().mapToInt(l -> l.stats().samples()).min().orElse(0);
+            return new Phase(count, paths.size(), fresh, lagSamples,
                     LagTracker.percentile(p99s, 0.5) / 1000.0, p99s.get(p99s.size() - 1) / 1000.0,
                     refreshes.isEmpty() ? Double.NaN : refreshes.get(refreshes.size() / 2),
                     refreshes.isEmpty() ? Double.NaN : refreshes.get(refreshes.size() - 1), refreshes.size(), cores,
@@ -223,16 +231,24 @@ public final class ScaleMain implements Callable<Integer> {
         CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).join();
     }
 
-    /** Refreshes the status of every table back to back, as the service would, recording each refresh's length. */
+    /**
+     * Refreshes the status of every table back to back, as the service would, on a connection of its own (as a
+     * service has), recording each refresh's length.
+     */
     private static void refreshes(BenchCluster cluster, AtomicBoolean stop, List<Double> seconds) {
-        try (LakeTables lake = new LakeTables(cluster.lakeCatalogOptions());
+        Configuration flussConf = new Configuration();
+        flussConf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), cluster.bootstrapServers());
+        try (Connection connection = ConnectionFactory.createConnection(flussConf);
+                LakeTables lake = new LakeTables(cluster.lakeCatalogOptions());
                 TableStatusTracker tracker = new TableStatusTracker(
-                        new ClusterObserver(cluster.connection(), lake, Clock.systemUTC()), Clock.systemUTC(), () -> true,
+                        new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true,
                         2, LakeSyncOptions.STATUS_CALL_TIMEOUT.defaultValue(), Duration.ofMinutes(10))) {
-            while (!stop.get()) {
+            while (!stop.get() && !Thread.currentThread().isInterrupted()) {
                 long start = System.nanoTime();
                 tracker.refresh();
-                seconds.add((System.nanoTime() - start) / 1e9);
+                if (!stop.get()) {
+                    seconds.add((System.nanoTime() - start) / 1e9);
+                }
             }
         } catch (Exception e) {
             throw new IllegalStateException("The status refresh failed", e);

@@ -16,14 +16,14 @@ final class ScaleReport {
             out.append(String.format(Locale.ROOT, "### scale — %d tables (1 bucket each), %d rows/s in all, freshness %d s%n%n",
                     first.tables(), rate, first.freshness().toSeconds()));
         }
-        out.append("| Instances | p99 sync latency per table: median / worst (s) | Status refresh median / max (s) | "
+        out.append("| Instances | Lag samples per table | p99 sync latency per table: median / worst (s) | Status refresh median / max (s) (refreshes) | "
                 + "CPU per instance (cores) | Peak heap per instance (MB) | Heap per held table (KB) | "
                 + "Rounds | CPU per round (ms) | Empty rounds | CPU / wall per empty round (ms) |\n");
-        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (ScaleMain.Phase p : phases) {
             long maxHeap = p.peakHeapBytes().stream().mapToLong(Long::longValue).max().orElse(0);
-            out.append(String.format(Locale.ROOT, "| %d | %.1f / %.1f | %.1f / %.1f (%d) | %s | %s | %.0f | %d | %.1f | %d | %.1f / %.1f |%n",
-                    p.instances(), p.p50OfTableP99s(), p.maxTableP99(), p.refreshMedianSeconds(), p.refreshMaxSeconds(),
+            out.append(String.format(Locale.ROOT, "| %d | %d | %.1f / %.1f | %.1f / %.1f (%d) | %s | %s | %.0f | %d | %.1f | %d | %.1f / %.1f |%n",
+                    p.instances(), p.lagSamples(), p.p50OfTableP99s(), p.maxTableP99(), p.refreshMedianSeconds(), p.refreshMaxSeconds(),
                     p.refreshes(),
                     p.cpuCores().stream().map(c -> String.format(Locale.ROOT, "%.2f", c)).collect(Collectors.joining(", ")),
                     p.peakHeapBytes().stream().map(b -> String.valueOf(b >> 20)).collect(Collectors.joining(", ")),
