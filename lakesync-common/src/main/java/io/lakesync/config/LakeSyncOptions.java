@@ -385,6 +385,36 @@ public final class LakeSyncOptions {
                                     + "rounds or failed commits) are deleted once older than this; it must be at "
                                     + "least 1 hour and twice the table's freshness, so files a round wrote and has "
                                     + "not committed yet are never taken for orphans.");
+    // --- Capacity and metering: compute-unit quotas on concurrent rounds, and what usage is billed how.
+
+    public static final ConfigOption<Integer> QUOTA_CLUSTER_CU =
+            key("quota.cluster-cu")
+                    .intType()
+                    .defaultValue(1000)
+                    .withDescription(
+                            "Compute units (CUs) the tiering rounds may use at the same time; a running round "
+                                    + "uses one CU. A round beyond the quota waits, with the reason in its "
+                                    + "table's status, until a CU frees; waiting tables take turns. Each "
+                                    + "instance applies it to its own rounds.");
+
+    public static final ConfigOption<String> QUOTA_DATABASE_CU =
+            key("quota.database-cu")
+                    .stringType()
+                    .defaultValue("")
+                    .withDescription(
+                            "Per-database CU quotas as comma-separated database:CUs entries, for example "
+                                    + "'sales:8,logs:2': the rounds of a database's tables use at most that "
+                                    + "many CUs at the same time, within 'quota.cluster-cu'. Databases not "
+                                    + "named have no quota of their own.");
+
+    public static final ConfigOption<Double> BILLING_PROVISIONED_CU =
+            key("billing.provisioned-cu")
+                    .doubleType()
+                    .defaultValue(0.0)
+                    .withDescription(
+                            "Provisioned capacity in CUs: each hour, the first provisioned-cu CU-hours the "
+                                    + "cluster uses are provisioned usage, the rest pay-as-you-go "
+                                    + "(lakesync usage, GET /api/v1/usage).");
 
     private LakeSyncOptions() {}
 

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
             LocalCommand.class, ServeCommand.class, StatusCommand.class, TablesCommand.class, AlertsCommand.class,
             ServiceCommand.class, ConfigReferenceCommand.class, InstancesCommand.class, VerifyCommand.class,
-            MigrateCommand.class
+            MigrateCommand.class, UsageCommand.class
         })
 public final class LakeSyncCli implements Callable<Integer> {
 

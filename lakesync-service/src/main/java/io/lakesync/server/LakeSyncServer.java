@@ -30,6 +30,7 @@ import io.lakesync.switches.ServiceSwitchControl;
 import io.lakesync.switches.SwitchRoutes;
 import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
+import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
@@ -37,6 +38,8 @@ import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
 import java.net.InetAddress;
+import io.lakesync.usage.UsageMeter;
+import io.lakesync.usage.UsageRoutes;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -122,7 +125,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             config.get(LakeSyncOptions.STATUS_HISTORY_SIZE),
                             callTimeout,
                             refreshInterval.multipliedBy(unknownAfterRefreshes(config))));
-            Engine engine = push(started, new Engine(config, tracker, clock));
+            UsageMeter usage = push(started, new UsageMeter(state));
+            Engine engine = push(started, new Engine(config, TieringListener.all(List.of(tracker, usage)), clock));
             TableSwitches tableSwitches =
                     new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
@@ -154,7 +158,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             new LakeTableRoutes(lakeCatalog),
                             new AlertRoutes(alerting),
                             new InstanceRoutes(node),
-                            new ConsoleRoutes(refreshInterval))));
+                            new ConsoleRoutes(refreshInterval),
+                            new UsageRoutes(state, usage, config.get(LakeSyncOptions.BILLING_PROVISIONED_CU), clock))));
             node.everyHeartbeat(() -> {
                 try {
                     serviceSwitch.followSharedSwitch();
@@ -277,11 +282,11 @@ public final class LakeSyncServer implements AutoCloseable {
     /** The tiering engine as the service switch turns it on and off; a new engine for every start. */
     private static final class Engine implements ServiceSwitchControl.Engine, AutoCloseable {
         private final LakeSyncConfig config;
-        private final TableStatusTracker listener;
+        private final TieringListener listener;
         private final Clock clock;
         private volatile TieringService running;
 
-        Engine(LakeSyncConfig config, TableStatusTracker listener, Clock clock) {
+        Engine(LakeSyncConfig config, TieringListener listener, Clock clock) {
             this.config = config;
             this.listener = listener;
             this.clock = clock;

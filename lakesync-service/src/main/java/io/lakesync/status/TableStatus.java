@@ -32,6 +32,18 @@ public record TableStatus(
         Instant observedAt,
         boolean stale) {
 
+    /**
+     * This status with a quota hold first in its reason, for a table whose round waits for a compute unit; a
+     * table that is disabled, blocked, retrying or unknown keeps the reason that matters more.
+     */
+    public TableStatus heldBack(String why) {
+        boolean matters = state == TableState.DISABLED || state == TableState.BLOCKED || state == TableState.RETRYING
+                || state == TableState.UNKNOWN;
+        return matters ? this : new TableStatus(database, table, tableId, state, why + " " + reason, action, freshness,
+                syncLatency, checkpointAge, lakeSnapshotId, lakeCommittedAt, pendingRecords, buckets, activity,
+                observedAt, stale);
+    }
+
     public String name() {
         return database + "." + table;
     }

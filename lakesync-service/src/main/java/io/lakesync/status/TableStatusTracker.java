@@ -71,6 +71,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
     /** Per table, an activity holding only this instance's last maintenance pass (see {@link #activityOf}). */
     private final Map<String, EngineActivity> maintenance = new ConcurrentHashMap<>();
+    /** Why a table's round waits for a compute unit (quota), while it does. */
+    private final Map<String, String> heldBack = new ConcurrentHashMap<>();
     private final Map<String, TableStatus> statuses = new ConcurrentHashMap<>();
     private final Map<String, Deque<HistoryPoint>> history = new ConcurrentHashMap<>();
     private final Map<String, TablePath> paths = new ConcurrentHashMap<>();
@@ -273,6 +275,10 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                         activityOf(name),
                         enabled,
                         trackPendingSince(name, observation));
+        String waitingForCu = heldBack.get(name);
+        if (waitingForCu != null) {
+            status = status.heldBack(waitingForCu);
+        }
         observed.put(name, status);
         return status;
     }
@@ -386,7 +392,13 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     }
 
     @Override
+    public void roundHeldBack(TableAssignment assignment, String reason) {
+        heldBack.put(assignment.tablePath().toString(), reason);
+    }
+
+    @Override
     public void roundStarted(TableAssignment assignment) {
+        heldBack.remove(assignment.tablePath().toString());
         record(assignment.tablePath().toString(), EngineActivity::started);
     }
 
@@ -400,6 +412,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {
         String name = assignment.tablePath().toString();
         if (kind == FailureKind.LOST) {
+            heldBack.remove(name);
             record(name, EngineActivity::released);
             return;
         }

@@ -1,5 +1,8 @@
 package io.lakesync.tiering;
 
+import io.lakesync.tiering.capacity.QuotaAdmission;
+import io.lakesync.tiering.capacity.RoundMeter;
+import io.lakesync.tiering.capacity.RoundUsage;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.round.FencedRoundException;
 import io.lakesync.tiering.round.RoundControl;
@@ -20,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *  hand-out
  *     │
  *     ▼
- *   HELD ───────► ROUND_RUNNING ──── success, busy, nothing else waiting, ───► CONTINUOUS_WAIT
+ *   HELD ──(CU free)──► ROUND_RUNNING ──── success, busy, nothing else waiting, ───► CONTINUOUS_WAIT
  *                  ▲  ▲  ▲   │ │     under the max hold                              │
  *                  │  │  │   │ │                                                     │ half freshness
  *                  │  │  └───┼─┼─────────────────────────────────────────────────────┘ minus the round
@@ -29,6 +32,7 @@ import org.slf4j.LoggerFactory;
  *                  │         └─── blocked, or N identical bad records ─────────────► BLOCKED
  *                  └─────────────────────────────────────── recheck interval ───────────┘
  *
+ *   HELD, any wait ── no CU free under the quotas ──► QUOTA_WAIT ── admitted ──► ROUND_RUNNING
  *   ROUND_RUNNING ── success, not kept ─────────────────────────────► RELEASED (reported finished)
  *   ROUND_RUNNING ── table lost, taken back or shutting down ───────► RELEASED (reported failed)
  *   HELD, any wait ── taken back, shutting down, no thread to run on ► RELEASED (reported failed)
@@ -36,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * A waiting table holds no worker, so failing tables never crowd out healthy ones, and it stays with this
  * instance (its heartbeats go on), so the coordinator does not hand it round in a loop. The listener hears of
- * every attempt ({@code roundStarted}) and how it ended.
+ * every attempt ({@code roundStarted}) and how it ended, of a wait for a CU ({@code roundHeldBack}), and of
+ * what each attempt used ({@code roundMeasured}).
  */
 final class HeldTable {
 
@@ -52,6 +57,7 @@ final class HeldTable {
     enum State {
         HELD,
         ROUND_RUNNING,
+        QUOTA_WAIT,
         RETRY_WAIT,
         BLOCKED,
         CONTINUOUS_WAIT,
@@ -66,6 +72,8 @@ final class HeldTable {
 
     private State state = State.HELD;
     @Nullable private EngineScheduler.Cancellable pendingAttempt;
+    /** The CU claim of the attempt that runs or waits to run; null between attempts. */
+    @Nullable private QuotaAdmission.Ticket ticket;
     private int failuresInARow;
     private int identicalFailuresInARow;
     @Nullable private String lastFailure;
@@ -102,8 +110,9 @@ final class HeldTable {
         }
     }
 
-    /** The single path by which an attempt starts, at once or when its wait is over. */
+    /** The single path by which an attempt starts, at once or when its wait is over: first it asks for a CU. */
     private void runNow() {
+        QuotaAdmission.Ticket claim;
         synchronized (this) {
             if (state == State.RELEASED) {
                 return;
@@ -112,9 +121,39 @@ final class HeldTable {
                 giveUp(cancellation());
                 return;
             }
-            state = State.ROUND_RUNNING;
             pendingAttempt = null;
+            claim = engine.admission().request(assignment.tablePath(), this::admittedLater);
+            ticket = claim;
+            state = claim.admitted() ? State.ROUND_RUNNING : State.QUOTA_WAIT;
         }
+        if (claim.admitted()) {
+            startRound();
+        } else {
+            engine.listener().roundHeldBack(assignment, claim.heldBackReason());
+        }
+    }
+
+    /** A CU freed for the waiting attempt: start it from the timer thread, so no lock of the freeing table is held. */
+    private void admittedLater() {
+        try {
+            engine.scheduler().schedule(this::startAdmitted, Duration.ZERO);
+        } catch (RejectedExecutionException e) {
+            // Only while shutting down: the shutdown takes the table back, which frees its CU.
+            LOG.debug("Admitted round of {} not started: shutting down", assignment);
+        }
+    }
+
+    private void startAdmitted() {
+        synchronized (this) {
+            if (state != State.QUOTA_WAIT) {
+                return;
+            }
+            state = State.ROUND_RUNNING;
+        }
+        startRound();
+    }
+
+    private void startRound() {
         try {
             engine.listener().roundStarted(assignment);
             engine.scheduler().runRound(this::attempt);
@@ -129,12 +168,16 @@ final class HeldTable {
     private void attempt() {
         try {
             RoundResult result;
+            RoundMeter meter = RoundMeter.start();
+            Instant startedAt = engine.clock().instant();
             try {
                 result = engine.rounds().run(assignment, control);
             } catch (Throwable failure) {
+                measured(meter, startedAt, null);
                 failed(failure);
                 return;
             }
+            measured(meter, startedAt, result);
             succeeded(result);
         } catch (RuntimeException e) {
             // Only a bug of the engine or a listener lands here; the table must not stay held with nothing running.
@@ -142,6 +185,34 @@ final class HeldTable {
             synchronized (this) {
                 giveUp(new FencedRoundException("unexpected engine error", e));
             }
+        }
+    }
+
+    /** The attempt ended: its CU frees and the listener hears what it used. */
+    private void measured(RoundMeter meter, Instant startedAt, @Nullable RoundResult result) {
+        meter.stop();
+        // The instance's live heap, shared by the rounds running now (this one among them).
+        long heapShare = RoundMeter.liveHeapBytes() / Math.max(1, engine.admission().runningCu());
+        closeTicket();
+        engine.listener().roundMeasured(new RoundUsage(
+                assignment,
+                engine.clock().instant(),
+                Duration.between(startedAt, engine.clock().instant()),
+                meter.cpuNanos(),
+                meter.allocatedBytes(),
+                heapShare,
+                result == null ? 0 : result.records(),
+                result == null ? 0 : result.bytesWritten()));
+    }
+
+    private void closeTicket() {
+        QuotaAdmission.Ticket claim;
+        synchronized (this) {
+            claim = ticket;
+            ticket = null;
+        }
+        if (claim != null) {
+            claim.close();
         }
     }
 
@@ -279,6 +350,10 @@ final class HeldTable {
             return;
         }
         state = State.RELEASED;
+        if (ticket != null) {
+            ticket.close();
+            ticket = null;
+        }
         if (pendingAttempt != null) {
             pendingAttempt.cancel();
             pendingAttempt = null;

@@ -1,5 +1,6 @@
 package io.lakesync.tiering;
 
+import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
 import io.lakesync.tiering.coordinator.TableAssignment;
@@ -55,6 +56,7 @@ final class TieringEngine {
     private final InFlightJournal journal;
     private final TieringListener listener;
     private final EngineSettings settings;
+    private final QuotaAdmission admission;
     private final Clock clock;
     private final Instant startedAt;
     private final Map<Long, HeldTable> held = new ConcurrentHashMap<>();
@@ -78,6 +80,7 @@ final class TieringEngine {
             InFlightJournal journal,
             TieringListener listener,
             EngineSettings settings,
+            QuotaAdmission admission,
             Clock clock) {
         this.coordinator = coordinator;
         this.rounds = rounds;
@@ -86,6 +89,7 @@ final class TieringEngine {
         this.journal = journal;
         this.listener = listener;
         this.settings = settings;
+        this.admission = admission;
         this.clock = clock;
         this.startedAt = clock.instant();
     }
@@ -104,7 +108,7 @@ final class TieringEngine {
                 return false;
             }
             boolean tookTable = heartbeat();
-            return tookTable && runningRounds() < settings.workers();
+            return tookTable && busyTables() < settings.workers();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (VirtualMachineError e) {
@@ -217,6 +221,10 @@ final class TieringEngine {
         return listener;
     }
 
+    QuotaAdmission admission() {
+        return admission;
+    }
+
     /** A held table left: report it with the next heartbeat. Only removes its own hold, never a newer one. */
     void released(HeldTable table, boolean failed, boolean forceFinished) {
         held.remove(table.assignment().tableId(), table);
@@ -266,7 +274,7 @@ final class TieringEngine {
         List<Report> sent = drainReports();
         List<TableEpoch> inProgress = new ArrayList<>();
         held.values().forEach(t -> inProgress.add(t.assignment().epoch()));
-        boolean capacity = runningRounds() < settings.workers();
+        boolean capacity = busyTables() < settings.workers();
         HeartbeatResponse response;
         try {
             response = coordinator.heartbeat(request(inProgress, sent, capacity), coordinatorEpoch);
@@ -323,8 +331,11 @@ final class TieringEngine {
         table.start();
     }
 
-    private long runningRounds() {
-        return held.values().stream().filter(t -> t.state() == HeldTable.State.ROUND_RUNNING).count();
+    /** Tables running a round or waiting for a CU to run one: each takes a worker's place. */
+    private long busyTables() {
+        return held.values().stream()
+                .filter(t -> t.state() == HeldTable.State.ROUND_RUNNING || t.state() == HeldTable.State.QUOTA_WAIT)
+                .count();
     }
 
     private static HeartbeatRequest request(List<TableEpoch> inProgress, List<Report> reports, boolean requestTable) {

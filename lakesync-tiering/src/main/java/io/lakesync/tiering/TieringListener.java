@@ -1,9 +1,11 @@
 package io.lakesync.tiering;
 
+import io.lakesync.tiering.capacity.RoundUsage;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.maintenance.MaintenanceReport;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Duration;
+import java.util.List;
 import javax.annotation.Nullable;
 
 /**
@@ -13,6 +15,36 @@ import javax.annotation.Nullable;
 public interface TieringListener {
 
     TieringListener NONE = new TieringListener() {};
+
+    /** Tells every one of {@code listeners}, in order. */
+    static TieringListener all(List<TieringListener> listeners) {
+        return new TieringListener() {
+            @Override
+            public void roundStarted(TableAssignment assignment) {
+                listeners.forEach(l -> l.roundStarted(assignment));
+            }
+
+            @Override
+            public void roundFinished(RoundResult result) {
+                listeners.forEach(l -> l.roundFinished(result));
+            }
+
+            @Override
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, @Nullable Duration retryIn) {
+                listeners.forEach(l -> l.roundFailed(assignment, cause, kind, retryIn));
+            }
+
+            @Override
+            public void roundHeldBack(TableAssignment assignment, String reason) {
+                listeners.forEach(l -> l.roundHeldBack(assignment, reason));
+            }
+
+            @Override
+            public void roundMeasured(RoundUsage usage) {
+                listeners.forEach(l -> l.roundMeasured(usage));
+            }
+        };
+    }
 
     /**
      * A round of the table starts on this instance: the first after the coordinator handed it out, and every
@@ -34,4 +66,13 @@ public interface TieringListener {
 
     /** A lake maintenance pass of the table ended (see {@link MaintenanceReport#problem()} for a failed one). */
     default void maintained(MaintenanceReport report) {}
+
+    /**
+     * A round of the table waits for a compute unit: its database's or the cluster's quota is used up
+     * ({@code reason} says which). {@link #roundStarted} follows once it is admitted.
+     */
+    default void roundHeldBack(TableAssignment assignment, String reason) {}
+
+    /** What a round attempt used (CPU, memory, rows, bytes), told after it ended, failed or not. */
+    default void roundMeasured(RoundUsage usage) {}
 }

@@ -2,6 +2,9 @@ package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.tiering.capacity.CapacityQuotas;
+import io.lakesync.tiering.capacity.QuotaAdmission;
+import io.lakesync.tiering.capacity.RoundMeter;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
@@ -52,6 +55,7 @@ public final class TieringService implements AutoCloseable {
     private final RoundHooks hooks;
     private final Clock clock;
     private final EngineSettings settings;
+    private final CapacityQuotas quotas;
     private final int bucketParallelism;
     private final boolean columnarRead;
     private final Path dataDir;
@@ -77,6 +81,7 @@ public final class TieringService implements AutoCloseable {
         this.hooks = hooks;
         this.clock = clock;
         this.settings = EngineSettings.of(config);
+        this.quotas = CapacityQuotas.of(config);
         this.bucketParallelism = bucketParallelism(config);
         this.columnarRead = config.get(LakeSyncOptions.TIERING_COLUMNAR_READ);
         this.dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath();
@@ -111,7 +116,8 @@ public final class TieringService implements AutoCloseable {
             connection = ReconnectingConnection.open(flussConf);
             coordinator = FlussTieringCoordinator.of(connection);
             lakeTables = new LakeTables(config.lakeCatalogOptions());
-            readerThreads = Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader"));
+            // Metered, so each reader task's CPU time counts toward the round that started it.
+            readerThreads = RoundMeter.metered(Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader")));
             maintenance = new MaintenanceDuty(
                     Configuration.fromMap(config.toMap()),
                     connection.getAdmin(),
@@ -129,6 +135,7 @@ public final class TieringService implements AutoCloseable {
                     new InFlightJournal(workDir.resolve("in-flight")),
                     maintenance.around(listener),
                     settings,
+                    new QuotaAdmission(quotas),
                     clock);
         } catch (Exception | Error e) {
             closeResources();

@@ -2,6 +2,9 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.capacity.CapacityQuotas;
+import io.lakesync.tiering.capacity.QuotaAdmission;
+import io.lakesync.tiering.capacity.RoundUsage;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.round.BucketProgress;
@@ -74,7 +77,18 @@ class TieringEngineTest {
         public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
             events.add("failed " + name(assignment) + " " + kind + (retryIn == null ? "" : " " + retryIn.toMillis()));
         }
+
+        @Override
+        public void roundHeldBack(TableAssignment assignment, String reason) {
+            events.add("held back " + name(assignment) + ": " + reason);
+        }
+
+        @Override
+        public void roundMeasured(RoundUsage usage) {
+            measured.add(name(usage.assignment()) + " " + usage.rows());
+        }
     };
+    private final List<String> measured = Collections.synchronizedList(new ArrayList<>());
     private TieringEngine engine;
 
     @BeforeEach
@@ -347,12 +361,58 @@ class TieringEngineTest {
         };
         engine = new TieringEngine(coordinator, (a, c) -> {
             throw new AssertionError("no round can start");
-        }, FailureKind::of, time, new InFlightJournal(dir.resolve("in-flight")), broken, settings(true, Duration.ofMinutes(5)), time);
+        }, FailureKind::of, time, new InFlightJournal(dir.resolve("in-flight")), broken, settings(true, Duration.ofMinutes(5)), new QuotaAdmission(CapacityQuotas.unlimited()), time);
         coordinator.waiting.add(T1);
         engine.step();
         assertThat(engine.activeTables()).isEmpty();
         engine.step();
         assertThat(coordinator.failed()).containsExactly(T1.epoch());
+    }
+
+    @Test
+    void roundBeyondTheDatabaseQuotaWaitsWithTheReasonAndStartsOnceTheCuFrees() {
+        QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(10, Map.of("fluss", 1)));
+        engine = engine(settings(false, Duration.ofMinutes(5)), dir.resolve("quota-journal"), admission);
+        script(T1, tiered(10, Duration.ZERO));
+        script(T2, failing(new IOException("disk busy")), tiered(5, Duration.ZERO));
+        coordinator.waiting.add(T1);
+        engine.step();
+        coordinator.waiting.add(T2);
+        engine.step();
+        assertThat(engine.activeTables()).containsExactlyInAnyOrder(T1, T2);
+        assertThat(events).containsExactly(
+                "started t1",
+                "held back t2: Held back by the quota of database 'fluss': 1 of 1 CUs in use (quota.database-cu); "
+                        + "its tables take turns.");
+
+        time.runRounds();
+        time.advance(Duration.ZERO);
+        time.runRounds();
+        time.advance(Duration.ofSeconds(1));
+        time.runRounds();
+
+        assertThat(events).containsSubsequence("finished t1 10", "started t2", "failed t2 TRANSIENT 1000", "started t2", "finished t2 5");
+        assertThat(measured).as("every attempt is measured, the failed one too").containsExactly("t1 10", "t2 0", "t2 5");
+        assertThat(admission.runningCu()).as("every CU is free again").isZero();
+        engine.step();
+        assertThat(coordinator.finished()).containsExactlyInAnyOrder(T1.epoch(), T2.epoch());
+    }
+
+    @Test
+    void tableGivenBackWhileItWaitsForACuLeavesTheLine() throws Exception {
+        QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(1, Map.of()));
+        engine = engine(settings(false, Duration.ofMinutes(5)), dir.resolve("quota-journal"), admission);
+        script(T1, tiered(10, Duration.ZERO));
+        coordinator.waiting.add(T1);
+        engine.step();
+        coordinator.waiting.add(T2);
+        engine.step();
+        assertThat(events).last().asString().startsWith("held back t2: Held back by the cluster quota");
+
+        engine.shutdown(Duration.ofSeconds(1));
+
+        assertThat(events).contains("failed t2 LOST").doesNotContain("started t2");
+        assertThat(admission.runningCu()).isZero();
     }
 
     @Test
@@ -369,6 +429,10 @@ class TieringEngineTest {
     // --- helpers
 
     private TieringEngine engine(EngineSettings settings, Path journal) {
+        return engine(settings, journal, new QuotaAdmission(CapacityQuotas.unlimited()));
+    }
+
+    private TieringEngine engine(EngineSettings settings, Path journal, QuotaAdmission admission) {
         return new TieringEngine(
                 coordinator,
                 (assignment, control) -> {
@@ -383,6 +447,7 @@ class TieringEngineTest {
                 new InFlightJournal(journal),
                 listener,
                 settings,
+                admission,
                 time);
     }
 

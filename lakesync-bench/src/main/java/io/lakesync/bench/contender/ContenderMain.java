@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
@@ -114,7 +115,7 @@ public final class ContenderMain {
             Thread watcher = new Thread(() -> watchForFailure(engine, protocol), "bench-failure-watcher");
             watcher.setDaemon(true);
             watcher.start();
-            awaitStop(stdin, protocol, heap);
+            awaitStop(stdin, protocol, heap, engine::stats);
         }
     }
 
@@ -125,7 +126,7 @@ public final class ContenderMain {
             protocol.send(ChildProtocol.Type.READY, Map.of());
             Map<String, Object> figures = new LinkedHashMap<>(bound.run());
             protocol.send(ChildProtocol.Type.DONE, figures);
-            awaitStop(stdin, protocol, heap);
+            awaitStop(stdin, protocol, heap, Map::of);
         }
     }
 
@@ -146,14 +147,17 @@ public final class ContenderMain {
 
     /**
      * Blocks until the driver says {@value ChildProtocol#STOP} or goes away (end of input), then reports the
-     * peak heap, before the contender shuts down.
+     * peak heap and the contender's own figures, before the contender shuts down.
      */
-    private static void awaitStop(BufferedReader stdin, ChildProtocol protocol, HeapSampler heap)
+    private static void awaitStop(
+            BufferedReader stdin, ChildProtocol protocol, HeapSampler heap, Supplier<Map<String, Object>> figures)
             throws Exception {
         String line;
         while ((line = stdin.readLine()) != null && !line.trim().equals(ChildProtocol.STOP)) {
             // not for us
         }
-        protocol.send(ChildProtocol.Type.STATS, Map.of("peakHeapBytes", heap.peakBytes()));
+        Map<String, Object> stats = new LinkedHashMap<>(figures.get());
+        stats.put("peakHeapBytes", heap.peakBytes());
+        protocol.send(ChildProtocol.Type.STATS, stats);
     }
 }

@@ -2,7 +2,6 @@ package io.lakesync.bench.contender;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
-import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.round.RoundHooks;
 import java.nio.file.Path;
@@ -22,6 +21,7 @@ final class LakesyncTieringEngine implements TieringEngine {
 
     private final LakeSyncConfig config;
     private final RoundHooks hooks;
+    private final RoundCosts costs = new RoundCosts();
     private TieringService service;
 
     LakesyncTieringEngine(
@@ -56,7 +56,7 @@ final class LakesyncTieringEngine implements TieringEngine {
 
     @Override
     public void start() throws Exception {
-        service = new TieringService(config, TieringListener.NONE, hooks, Clock.systemUTC());
+        service = new TieringService(config, costs, hooks, Clock.systemUTC());
         service.start();
     }
 
@@ -64,6 +64,11 @@ final class LakesyncTieringEngine implements TieringEngine {
     public Optional<String> failure() {
         // The service retries failed tables itself and has no terminal failure; a crash ends the process.
         return Optional.empty();
+    }
+
+    @Override
+    public Map<String, Object> stats() {
+        return costs.figures();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lakesync.bench.contender;
 
+import java.util.Map;
 import java.util.Optional;
 
 /** A tiering service under test, running in a contender child process. */
@@ -10,4 +11,9 @@ interface TieringEngine extends AutoCloseable {
 
     /** Why it stopped working for good, if it did. */
     Optional<String> failure();
+
+    /** Figures of its own it reports when stopped, next to the peak heap. */
+    default Map<String, Object> stats() {
+        return Map.of();
+    }
 }

@@ -2,10 +2,8 @@ package io.lakesync.bench.scenario;
 
 import io.lakesync.bench.cluster.BenchCluster;
 import io.lakesync.bench.contender.ChildJvm;
-import io.lakesync.bench.data.BenchRecord;
-import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.DataSpec;
-import io.lakesync.bench.data.LogData;
+import io.lakesync.bench.data.TrickleWriter;
 import io.lakesync.bench.measure.Durations;
 import io.lakesync.bench.measure.LagTracker;
 import java.time.Duration;
@@ -17,8 +15,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.metadata.TablePath;
 
 /**
@@ -28,7 +24,6 @@ import org.apache.fluss.metadata.TablePath;
  */
 public final class SteadyScenario implements Scenario {
 
-    private static final long WRITER_TICK_MILLIS = 10;
     private static final long SAMPLE_MILLIS = 1000;
 
     private final int tableCount;
@@ -178,35 +173,8 @@ public final class SteadyScenario implements Scenario {
             lag.endSample(counted);
         }
 
-        /** Appends at {@code rate} rows per second in total, round-robin over the tables, until stopped. */
         private void write(AtomicBoolean stop) throws Exception {
-            List<Table> handles = new ArrayList<>();
-            List<AppendWriter> writers = new ArrayList<>();
-            try {
-                for (TablePath path : tables) {
-                    Table table = cluster.connection().getTable(path);
-                    handles.add(table);
-                    writers.add(table.newAppend().createWriter());
-                }
-                long start = System.nanoTime();
-                while (!stop.get()) {
-                    long due = (System.nanoTime() - start) * rate / 1_000_000_000L;
-                    for (long i = written.get(); i < due; i++) {
-                        BenchRecord row = LogData.row(seed, i);
-                        writers.get((int) (i % writers.size())).append(BenchSchema.toFluss(row));
-                        bytes.addAndGet(row.logicalBytes());
-                        written.incrementAndGet();
-                    }
-                    Thread.sleep(WRITER_TICK_MILLIS);
-                }
-                for (AppendWriter w : writers) {
-                    w.flush();
-                }
-            } finally {
-                for (Table t : handles) {
-                    t.close();
-                }
-            }
+            TrickleWriter.run(cluster.connection(), tables, rate, seed, stop, written, bytes);
         }
     }
 }

@@ -1,0 +1,136 @@
+package io.lakesync.tiering.capacity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakesync.config.LakeSyncConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import org.apache.fluss.metadata.TablePath;
+import org.junit.jupiter.api.Test;
+
+class QuotaAdmissionTest {
+
+    private static final TablePath SALES_1 = TablePath.of("sales", "t1");
+    private static final TablePath SALES_2 = TablePath.of("sales", "t2");
+    private static final TablePath LOGS_1 = TablePath.of("logs", "t1");
+
+    @Test
+    void databaseQuotaHoldsItsTablesBackWithTheReasonWhileOthersRun() {
+        QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(10, Map.of("sales", 1)));
+        List<TablePath> admittedLater = new ArrayList<>();
+        QuotaAdmission.Ticket first = admission.request(SALES_1, () -> admittedLater.add(SALES_1));
+        QuotaAdmission.Ticket second = admission.request(SALES_2, () -> admittedLater.add(SALES_2));
+        QuotaAdmission.Ticket other = admission.request(LOGS_1, () -> admittedLater.add(LOGS_1));
+
+        assertThat(first.admitted()).isTrue();
+        assertThat(second.admitted()).isFalse();
+        assertThat(second.heldBackReason())
+                .isEqualTo("Held back by the quota of database 'sales': 1 of 1 CUs in use (quota.database-cu); "
+                        + "its tables take turns.");
+        assertThat(other.admitted()).isTrue();
+        assertThat(admission.runningCu()).isEqualTo(2);
+
+        first.close();
+        assertThat(admittedLater).containsExactly(SALES_2);
+        assertThat(second.admitted()).isTrue();
+        first.close();
+        assertThat(admission.runningCu()).as("closing twice frees one CU").isEqualTo(2);
+    }
+
+    @Test
+    void clusterQuotaIsNamedAndAWaiterThatLeavesGetsNothing() {
+        QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(1, Map.of()));
+        List<TablePath> admittedLater = new ArrayList<>();
+        QuotaAdmission.Ticket running = admission.request(SALES_1, () -> admittedLater.add(SALES_1));
+        QuotaAdmission.Ticket leaving = admission.request(SALES_2, () -> admittedLater.add(SALES_2));
+        QuotaAdmission.Ticket staying = admission.request(LOGS_1, () -> admittedLater.add(LOGS_1));
+        assertThat(leaving.heldBackReason())
+                .isEqualTo("Held back by the cluster quota: 1 of 1 CUs in use (quota.cluster-cu); the round starts "
+                        + "when one frees.");
+
+        leaving.close();
+        running.close();
+
+        assertThat(admittedLater).containsExactly(LOGS_1);
+        assertThat(staying.admitted()).isTrue();
+        assertThat(leaving.admitted()).isFalse();
+    }
+
+    /**
+     * 12 tables of one database with a 3 CU quota, each asking for its next round as soon as the last ended
+     * (the worst case: nobody ever pauses), rounds of random length on a fake clock for 10 simulated hours: every
+     * table gets its share of rounds, and none waits longer than the line ahead of it takes.
+     */
+    @Test
+    void tablesWithinAQuotaTakeTurnsAndNoneStarves() {
+        int quota = 3;
+        int tables = 12;
+        QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(100, Map.of("sales", quota)));
+        Random random = new Random(42);
+        Instant[] now = {Instant.EPOCH};
+        PriorityQueue<RoundEnd> ends = new PriorityQueue<>((a, b) -> a.at.compareTo(b.at));
+        Map<Integer, Integer> rounds = new HashMap<>();
+        Map<Integer, Instant> waitingSince = new HashMap<>();
+        Duration[] longestWait = {Duration.ZERO};
+        Duration longestRound = Duration.ofSeconds(30);
+
+        Runnable[] request = new Runnable[tables];
+        for (int i = 0; i < tables; i++) {
+            int table = i;
+            request[i] = () -> {
+                QuotaAdmission.Ticket[] ticket = new QuotaAdmission.Ticket[1];
+                Runnable run = () -> {
+                    Instant since = waitingSince.remove(table);
+                    Duration waited = Duration.between(since, now[0]);
+                    longestWait[0] = waited.compareTo(longestWait[0]) > 0 ? waited : longestWait[0];
+                    rounds.merge(table, 1, Integer::sum);
+                    Duration length = Duration.ofMillis(1 + random.nextInt((int) longestRound.toMillis()));
+                    ends.add(new RoundEnd(now[0].plus(length), table, ticket));
+                };
+                waitingSince.put(table, now[0]);
+                ticket[0] = admission.request(TablePath.of("sales", "t" + table), run);
+                if (ticket[0].admitted()) {
+                    run.run();
+                }
+            };
+            request[i].run();
+        }
+        Instant end = Instant.EPOCH.plus(Duration.ofHours(10));
+        while (now[0].isBefore(end)) {
+            RoundEnd next = ends.poll();
+            now[0] = next.at;
+            next.ticket[0].close();
+            request[next.table].run();
+            assertThat(admission.runningCu()).isLessThanOrEqualTo(quota);
+        }
+
+        int fewest = rounds.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+        int most = rounds.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        assertThat(rounds).hasSize(tables);
+        assertThat(fewest).as("rounds of the table that ran least, of %s", rounds).isGreaterThan(most * 8 / 10);
+        // Nobody waits longer than every other table running one round each, quota at a time.
+        assertThat(longestWait[0]).isLessThanOrEqualTo(longestRound.multipliedBy((tables - 1) / quota + 1));
+    }
+
+    @Test
+    void badDatabaseQuotaNamesTheOptionAndTheEntry() {
+        assertThatThrownBy(() -> CapacityQuotas.of(LakeSyncConfig.fromMap(Map.of("quota.database-cu", "sales:8,logs"), "test")))
+                .hasMessage("Config key 'quota.database-cu' has the entry 'logs'; each entry must be database:CUs "
+                        + "with at least 1 CU, for example 'sales:8,logs:2'.");
+        assertThatThrownBy(() -> CapacityQuotas.of(LakeSyncConfig.fromMap(Map.of("quota.database-cu", "a:1,a:2"), "test")))
+                .hasMessage("Config key 'quota.database-cu' names database 'a' twice.");
+        assertThatThrownBy(() -> CapacityQuotas.of(LakeSyncConfig.fromMap(Map.of("quota.cluster-cu", "0"), "test")))
+                .hasMessage("Config key 'quota.cluster-cu' must be at least 1 CU, but is 0.");
+        assertThat(CapacityQuotas.of(LakeSyncConfig.fromMap(Map.of("quota.database-cu", " sales:8 , logs:2"), "test")))
+                .isEqualTo(new CapacityQuotas(1000, Map.of("sales", 8, "logs", 2)));
+    }
+
+    private record RoundEnd(Instant at, int table, QuotaAdmission.Ticket[] ticket) {}
+}
