@@ -44,10 +44,14 @@ class TableMetricsCollectorTest {
                 .contains("lakesync_table_stale{database=\"shop\",table=\"orders\"} 0")
                 .doesNotContain("lakesync_table_tierDuration{");
         for (TableMetric metric : TableMetric.values()) {
-            if (metric != TableMetric.TIER_DURATION_MS) {
+            if (metric.read(status, now.plusSeconds(5)) != null) {
                 assertThat(text).contains("# HELP " + metric.prometheusName() + " " + metric.help());
+            } else {
+                assertThat(text).as("a metric without a value").doesNotContain(metric.prometheusName() + "{");
             }
         }
+        assertThat(TableMetric.TIER_DURATION_MS.read(status, now)).as("no round yet").isNull();
+        assertThat(TableMetric.LAKE_DATA_FILES.read(status, now)).as("no maintenance pass yet").isNull();
     }
 
     @Test
