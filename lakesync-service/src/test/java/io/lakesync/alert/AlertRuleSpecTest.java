@@ -73,13 +73,13 @@ class AlertRuleSpecTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "metric missing        | ''              | >   | 1     |       |      | metric     | is required.",
-        "metric unknown        | latency         | >   | 1     |       |      | metric     | must be one of syncLatencyMs, tieredTimestamp, checkpointAgeMs, pendingRecords, lakeSnapshotId, freshnessMs, tierDurationMs, roundsTotal, failuresTotal, rowsTieredTotal, bytesTieredTotal, filesWrittenTotal, observationAgeMs, stale, stateUnknown (or its Prometheus name, such as tierLag); got 'latency'.",
+        "metric unknown        | latency         | >   | 1     |       |      | metric     | must be one of syncLatencyMs, tieredTimestamp, checkpointAgeMs, pendingRecords, lakeSnapshotId, freshnessMs, tierDurationMs, roundsTotal, failuresTotal, rowsTieredTotal, bytesTieredTotal, filesWrittenTotal, observationAgeMs, stale, stateUnknown, lakeDataFiles, lakeAverageFileBytes, lakeSmallFileRatio, lakeSnapshotsKept, bytesReclaimedTotal, lastCompactionTimestamp (or its Prometheus name, such as tierLag); got 'latency'.",
         "comparison missing    | pendingRecords  | ''  | 1     |       |      | comparison | is required.",
         "comparison unknown    | pendingRecords  | ==  | 1     |       |      | comparison | must be one of >, >=, <, <=; got '=='.",
         "threshold missing     | pendingRecords  | >   | ''    |       |      | threshold  | is required.",
         "threshold not finite  | pendingRecords  | >   | NaN   |       |      | threshold  | must be a finite number for metric pendingRecords; got 'NaN'.",
         "threshold no duration | syncLatencyMs   | >   | soon  |       |      | threshold  | must be a finite number of milliseconds or a duration such as 5min for metric syncLatencyMs; got 'soon'.",
-        "window on a gauge     | pendingRecords  | >   | 1     | 10min |      | window     | applies to counters only (roundsTotal, failuresTotal, rowsTieredTotal, bytesTieredTotal, filesWrittenTotal); pendingRecords is a gauge, so leave 'window' out.",
+        "window on a gauge     | pendingRecords  | >   | 1     | 10min |      | window     | applies to counters only (roundsTotal, failuresTotal, rowsTieredTotal, bytesTieredTotal, filesWrittenTotal, bytesReclaimedTotal); pendingRecords is a gauge, so leave 'window' out.",
         "window unparsable     | failuresTotal   | >   | 1     | ten   |      | window     | must be a duration such as 90s, 10min or 2h; got 'ten'.",
         "window zero           | failuresTotal   | >   | 1     | 0s    |      | window     | must be more than 0s and at most 1d; got PT0S.",
         "window too long       | failuresTotal   | >   | 1     | 2d    |      | window     | must be more than 0s and at most 1d; got PT48H.",
