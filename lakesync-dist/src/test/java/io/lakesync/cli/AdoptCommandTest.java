@@ -67,7 +67,7 @@ class AdoptCommandTest extends TieringTestBase {
             assertThat(badName.err()).contains("<database>.<table>");
             Run invalid = run("tables", "adopt", "adopt.bad*name", "--url", url, "--token", OPERATOR);
             assertThat(invalid.exitCode()).isEqualTo(1);
-            assertThat(invalid.err()).contains("HTTP 409").contains("not a valid Fluss table name");
+            assertThat(invalid.err()).contains("HTTP 400").contains("'table' is not a valid Fluss name");
             Run missing = run("tables", "adopt", "adopt.missing", "--url", url, "--token", OPERATOR);
             assertThat(missing.err()).contains("HTTP 409").contains("There is no Fluss table adopt.missing");
             Run viewer = run("tables", "adopt", "adopt.events", "--url", url, "--token", VIEWER);
