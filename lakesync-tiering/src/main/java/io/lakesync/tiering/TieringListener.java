@@ -43,6 +43,11 @@ public interface TieringListener {
             public void roundMeasured(RoundUsage usage) {
                 listeners.forEach(l -> l.roundMeasured(usage));
             }
+
+            @Override
+            public void maintained(MaintenanceReport report) {
+                listeners.forEach(l -> l.maintained(report));
+            }
         };
     }
 

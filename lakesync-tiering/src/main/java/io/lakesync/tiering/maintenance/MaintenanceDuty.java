@@ -1,7 +1,6 @@
 package io.lakesync.tiering.maintenance;
 
 import io.lakesync.config.LakeSyncOptions;
-import io.lakesync.tiering.FailureKind;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeTables;
@@ -10,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -72,36 +72,20 @@ public final class MaintenanceDuty implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** {@code listener}, told of rounds as before, and of every maintenance pass; rounds trigger the passes. */
+    /**
+     * {@code listener}, told of everything as before and of every maintenance pass; committed rounds trigger the
+     * passes. Built with {@link TieringListener#all} so that no engine event is lost on the way.
+     */
     public TieringListener around(TieringListener listener) {
-        return new TieringListener() {
-            @Override
-            public void roundStarted(TableAssignment assignment) {
-                listener.roundStarted(assignment);
-            }
-
+        TieringListener trigger = new TieringListener() {
             @Override
             public void roundFinished(RoundResult result) {
-                listener.roundFinished(result);
                 if (result.committed()) {
                     due(result.assignment(), listener);
                 }
             }
-
-            @Override
-            public void roundFailed(
-                    TableAssignment assignment,
-                    Throwable cause,
-                    FailureKind kind,
-                    @Nullable Duration retryIn) {
-                listener.roundFailed(assignment, cause, kind, retryIn);
-            }
-
-            @Override
-            public void maintained(MaintenanceReport report) {
-                listener.maintained(report);
-            }
         };
+        return TieringListener.all(List.of(listener, trigger));
     }
 
     private void due(TableAssignment assignment, TieringListener listener) {
