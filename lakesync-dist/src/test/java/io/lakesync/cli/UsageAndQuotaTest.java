@@ -4,11 +4,13 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.lakesync.metrics.TableMetric;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.tiering.TieringTestBase;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -58,6 +60,7 @@ class UsageAndQuotaTest extends TieringTestBase {
                 assertThat(status.database()).isEqualTo("capped");
                 assertThat(status.reason()).startsWith(
                         "Held back by the quota of database 'capped': 1 of 1 CUs in use (quota.database-cu)");
+                assertThat(TableMetric.QUOTA_HELD_BACK.read(status, Instant.now())).isEqualTo(1.0);
             }));
             awaitTiered(free);
             awaitTiered(cappedA);

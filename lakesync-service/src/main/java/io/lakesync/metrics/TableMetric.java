@@ -67,6 +67,9 @@ public enum TableMetric {
     STATE_UNKNOWN("stateUnknown", "stateUnknown", Unit.BOOLEAN, false,
             "1 while the table's state is UNKNOWN (it cannot be observed for a while), else 0.",
             (status, now) -> status.state() == TableState.UNKNOWN ? 1.0 : 0.0),
+    QUOTA_HELD_BACK("quotaHeldBack", "quotaHeldBack", Unit.BOOLEAN, false,
+            "1 while the table's round waits for a compute unit (its database's or the cluster's CU quota is used up), else 0.",
+            (status, now) -> status.heldBackByQuota() ? 1.0 : 0.0),
     // Lake maintenance (io.lakesync.tiering.maintenance): the lake table after this instance's last pass.
     LAKE_DATA_FILES("lakeDataFiles", "lakeDataFiles", Unit.FILES, false,
             "Data files the lake table's newest snapshot reads (absent before the first maintenance pass).",

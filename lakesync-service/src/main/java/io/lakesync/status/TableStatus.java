@@ -13,6 +13,7 @@ import javax.annotation.Nullable;
  * @param checkpointAge how long the lake checkpoint has not advanced while data is pending; zero otherwise
  * @param observedAt when the figures were observed: the last successful observation
  * @param stale whether the last observation attempts failed, so the figures are older than the last refresh
+ * @param heldBackByQuota whether the table's round waits for a compute unit (a CU quota is used up)
  */
 public record TableStatus(
         String database,
@@ -30,7 +31,8 @@ public record TableStatus(
         List<BucketCheckpoint> buckets,
         EngineActivity activity,
         Instant observedAt,
-        boolean stale) {
+        boolean stale,
+        boolean heldBackByQuota) {
 
     /**
      * This status with a quota hold first in its reason, for a table whose round waits for a compute unit; a
@@ -41,7 +43,7 @@ public record TableStatus(
                 || state == TableState.UNKNOWN;
         return matters ? this : new TableStatus(database, table, tableId, state, why + " " + reason, action, freshness,
                 syncLatency, checkpointAge, lakeSnapshotId, lakeCommittedAt, pendingRecords, buckets, activity,
-                observedAt, stale);
+                observedAt, stale, true);
     }
 
     public String name() {

@@ -76,6 +76,7 @@ public final class TableStatusModel {
                 seen.buckets(),
                 activity,
                 now,
+                false,
                 false);
     }
 
@@ -99,7 +100,7 @@ public final class TableStatusModel {
         if (last == null) {
             return new TableStatus(path.getDatabaseName(), path.getTableName(), -1, TableState.UNKNOWN,
                     capitalized(failure) + " Never observed yet.", TableState.UNKNOWN.action(), Duration.ZERO,
-                    Duration.ZERO, Duration.ZERO, null, null, 0, List.of(), activity, failingSince, true);
+                    Duration.ZERO, Duration.ZERO, null, null, 0, List.of(), activity, failingSince, true, false);
         }
         boolean claimsFine = last.state() == TableState.UP_TO_DATE || last.state() == TableState.SYNCING;
         boolean tooOld = Duration.between(last.observedAt(), now).compareTo(unknownAfter) > 0;
@@ -114,7 +115,7 @@ public final class TableStatusModel {
         }
         return new TableStatus(last.database(), last.table(), last.tableId(), state, reason, state.action(),
                 last.freshness(), last.syncLatency(), last.checkpointAge(), last.lakeSnapshotId(),
-                last.lakeCommittedAt(), last.pendingRecords(), last.buckets(), activity, last.observedAt(), true);
+                last.lakeCommittedAt(), last.pendingRecords(), last.buckets(), activity, last.observedAt(), true, false);
     }
 
     private static String capitalized(String text) {

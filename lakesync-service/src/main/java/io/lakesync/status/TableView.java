@@ -27,6 +27,7 @@ public record TableView(
         Activity activity,
         Instant observedAt,
         boolean stale,
+        boolean heldBackByQuota,
         @Nullable List<HistoryPoint> history) {
 
     /** What the engines of all instances did with the table; {@code holder} ran its latest round. */
@@ -105,6 +106,7 @@ public record TableView(
                         Maintenance.of(a.maintenance())),
                 status.observedAt(),
                 status.stale(),
+                status.heldBackByQuota(),
                 history);
     }
 }

@@ -73,7 +73,7 @@ class AlertRuleSpecTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "metric missing        | ''              | >   | 1     |       |      | metric     | is required.",
-        "metric unknown        | latency         | >   | 1     |       |      | metric     | must be one of syncLatencyMs, tieredTimestamp, checkpointAgeMs, pendingRecords, lakeSnapshotId, freshnessMs, tierDurationMs, roundsTotal, failuresTotal, rowsTieredTotal, bytesTieredTotal, filesWrittenTotal, observationAgeMs, stale, stateUnknown, lakeDataFiles, lakeAverageFileBytes, lakeSmallFileRatio, lakeSnapshotsKept, bytesReclaimedTotal, lastCompactionTimestamp (or its Prometheus name, such as tierLag); got 'latency'.",
+        "metric unknown        | latency         | >   | 1     |       |      | metric     | must be one of syncLatencyMs, tieredTimestamp, checkpointAgeMs, pendingRecords, lakeSnapshotId, freshnessMs, tierDurationMs, roundsTotal, failuresTotal, rowsTieredTotal, bytesTieredTotal, filesWrittenTotal, observationAgeMs, stale, stateUnknown, quotaHeldBack, lakeDataFiles, lakeAverageFileBytes, lakeSmallFileRatio, lakeSnapshotsKept, bytesReclaimedTotal, lastCompactionTimestamp (or its Prometheus name, such as tierLag); got 'latency'.",
         "comparison missing    | pendingRecords  | ''  | 1     |       |      | comparison | is required.",
         "comparison unknown    | pendingRecords  | ==  | 1     |       |      | comparison | must be one of >, >=, <, <=; got '=='.",
         "threshold missing     | pendingRecords  | >   | ''    |       |      | threshold  | is required.",
