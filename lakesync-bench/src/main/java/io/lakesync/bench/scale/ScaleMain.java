@@ -11,6 +11,7 @@ import io.lakesync.bench.contender.Contender;
 import io.lakesync.bench.data.TrickleWriter;
 import io.lakesync.bench.measure.LagTracker;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.status.ActivityBoard;
 import io.lakesync.status.ClusterObserver;
 import io.lakesync.status.TableStatusTracker;
 import io.lakesync.tiering.lake.LakeTables;
@@ -232,8 +233,8 @@ public final class ScaleMain implements Callable<Integer> {
     }
 
     /**
-     * Refreshes the status of every table back to back, as the service would, on a connection of its own (as a
-     * service has), recording each refresh's length.
+     * Refreshes the status of every table back to back, as the service would (with its default parallelism), on
+     * a connection of its own (as a service has), recording each refresh's length.
      */
     private static void refreshes(BenchCluster cluster, AtomicBoolean stop, List<Double> seconds) {
         Configuration flussConf = new Configuration();
@@ -241,7 +242,8 @@ public final class ScaleMain implements Callable<Integer> {
         try (Connection connection = ConnectionFactory.createConnection(flussConf);
                 LakeTables lake = new LakeTables(cluster.lakeCatalogOptions());
                 TableStatusTracker tracker = new TableStatusTracker(
-                        new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true,
+                        new ClusterObserver(connection, lake, Clock.systemUTC()), ActivityBoard.inMemory("scale"),
+                        LakeSyncOptions.STATUS_REFRESH_PARALLELISM.defaultValue(), Clock.systemUTC(), () -> true,
                         2, LakeSyncOptions.STATUS_CALL_TIMEOUT.defaultValue(), Duration.ofMinutes(10))) {
             while (!stop.get() && !Thread.currentThread().isInterrupted()) {
                 long start = System.nanoTime();
