@@ -426,6 +426,9 @@ public final class LakeSyncOptions {
         if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
             return "a duration must be more than 0, for example 1s";
         }
+        if (option == STATUS_REFRESH_PARALLELISM && value instanceof Integer count && count < 1) {
+            return "at least one table must be observed at a time";
+        }
         return null;
     }
 

@@ -122,6 +122,16 @@ class LakeSyncConfigTest {
     }
 
     @Test
+    void statusRefreshParallelismBelowOneIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("status.refresh-parallelism", "0"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'status.refresh-parallelism'")
+                .hasMessageContaining("at least one table");
+        assertThat(LakeSyncConfig.fromMap(Map.of("status.refresh-parallelism", "1"), "test")
+                .get(LakeSyncOptions.STATUS_REFRESH_PARALLELISM)).isEqualTo(1);
+    }
+
+    @Test
     void unknownFlussClientOptionIsRefused() {
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("fluss.bootstrap.server", "x:9123"), "test"))
                 .isInstanceOf(ConfigException.class)
