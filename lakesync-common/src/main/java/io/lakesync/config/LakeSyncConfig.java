@@ -109,6 +109,15 @@ public final class LakeSyncConfig {
                                 + displayed(option.defaultValue()) + ".");
             }
         }
+        Duration heartbeat = options.get(LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL);
+        Duration instanceTimeout = options.get(LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT);
+        if (instanceTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            throw new ConfigException(
+                    "Invalid value '" + displayed(instanceTimeout) + "' for config key '"
+                            + LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT.key() + "' in " + source + ": it must be at least "
+                            + "twice '" + LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key() + "' (" + displayed(heartbeat)
+                            + "), or an instance would count as dead between two of its heartbeats.");
+        }
         if (!"paimon".equals(options.get(LakeSyncOptions.DATALAKE_FORMAT))) {
             throw new ConfigException(
                     "Invalid value '" + options.get(LakeSyncOptions.DATALAKE_FORMAT) + "' for config key '"

@@ -132,6 +132,19 @@ class LakeSyncConfigTest {
     }
 
     @Test
+    void instanceTimeoutUnderTwoHeartbeatsIsRefusedNamingBothKeys() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(
+                        Map.of("cluster.heartbeat-interval", "5s", "cluster.instance-timeout", "8s"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'cluster.instance-timeout'")
+                .hasMessageContaining("'cluster.heartbeat-interval'")
+                .hasMessageContaining("at least twice");
+        assertThat(LakeSyncConfig.fromMap(
+                        Map.of("cluster.heartbeat-interval", "5s", "cluster.instance-timeout", "10s"), "test")
+                .get(LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT)).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
     void unknownFlussClientOptionIsRefused() {
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("fluss.bootstrap.server", "x:9123"), "test"))
                 .isInstanceOf(ConfigException.class)
