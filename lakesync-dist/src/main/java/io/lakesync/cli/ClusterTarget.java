@@ -34,8 +34,11 @@ final class ClusterTarget {
         Map<String, String> local = new LinkedHashMap<>();
         local.put(LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key(),
                 "127.0.0.1:" + config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
-        local.putIfAbsent(LakeSyncOptions.LAKE_PREFIX + "metastore", "filesystem");
-        local.putIfAbsent(LakeSyncOptions.LAKE_PREFIX + "warehouse", localData.resolve("warehouse").toString());
+        if (config.lakeCatalogOptions().isEmpty()) {
+            // The local stack's default lake; a configured one (a JDBC catalog, say) is the stack's too.
+            local.put(LakeSyncOptions.LAKE_PREFIX + "metastore", "filesystem");
+            local.put(LakeSyncOptions.LAKE_PREFIX + "warehouse", localData.resolve("warehouse").toString());
+        }
         return config.with(local);
     }
 }

@@ -1,9 +1,12 @@
 package io.lakesync.compat;
 
+import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.Eventually.ThrowingRunnable;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +22,8 @@ import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.utils.SnapshotManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +63,70 @@ class FlinkCompatibilityTest extends TieringTestBase {
                 sql.executeSql("SELECT COUNT(*) FROM fluss_catalog.fluss.`union_orders$lake`").collect()) {
             assertThat(rows.next().getField(0)).isEqualTo(1_000L);
         }
+    }
+
+    /**
+     * Lake maintenance has fully compacted the primary-key table and expired its old snapshots, and rounds went on
+     * on top of the compacted files: Flink's union read (batch) of the lake snapshot the coordinator holds plus the
+     * Fluss tail still returns exactly Fluss's state.
+     */
+    @Test
+    void unionReadThroughFlinkAfterCompactionAndExpiryReturnsFlussStateOfAPrimaryKeyTable() throws Exception {
+        TablePath path = TablePath.of("fluss", "compacted_orders");
+        createServedTable(path, orders(2));
+        Map<Long, String> expected = new TreeMap<>();
+        try (TieringService service = new TieringService(serviceConfig("compacted-orders-instance", MAINTAINED))) {
+            for (int round = 0; round < 4; round++) {
+                put(path, round * 100, round * 100 + 300, "v" + round, expected);
+                delete(path, round * 100, round * 100 + 40, expected);
+                awaitTiered(path);
+            }
+            long compaction = awaitCompactionSnapshot(path, () -> put(path, 0, 1, "tick-" + System.nanoTime(), expected));
+            put(path, 500, 600, "after-compaction", expected);
+            delete(path, 250, 260, expected);
+            assertThat(awaitTiered(path).getSnapshotId()).as("a round committed on the compacted files")
+                    .isGreaterThan(compaction);
+        }
+        assertSnapshotsExpiredButTheCoordinatorsKept(path);
+        // The Fluss tail, never tiered: merged over the compacted lake data by primary key.
+        put(path, 0, 50, "tail", expected);
+        delete(path, 300, 320, expected);
+        put(path, 2_000, 2_050, "tail-new", expected);
+
+        Map<Long, String> actual = new TreeMap<>();
+        for (Row row : flinkRead("SELECT order_id, status FROM fluss_catalog.fluss.compacted_orders")) {
+            assertThat(actual.put((Long) row.getField(0), (String) row.getField(1))).as("key %s twice", row.getField(0))
+                    .isNull();
+        }
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    /** The same for a log table whose small files lake maintenance compacted: every row exactly once. */
+    @Test
+    void unionReadThroughFlinkAfterCompactionReturnsEveryRowOfALogTableOnce() throws Exception {
+        TablePath path = TablePath.of("fluss", "compacted_clicks");
+        createServedTable(path, clicks());
+        long[] written = {0};
+        ThrowingRunnable click = () -> {
+            append(path, clickRows(written[0], written[0] + 500));
+            written[0] += 500;
+        };
+        try (TieringService service = new TieringService(serviceConfig("compacted-clicks-instance", MAINTAINED))) {
+            for (int round = 0; round < 4; round++) {
+                click.run();
+                awaitTiered(path);
+            }
+            long compaction = awaitCompactionSnapshot(path, click);
+            click.run();
+            assertThat(awaitTiered(path).getSnapshotId()).isGreaterThan(compaction);
+        }
+        click.run();
+
+        List<Long> ids = new ArrayList<>();
+        for (Row row : flinkRead("SELECT id FROM fluss_catalog.fluss.compacted_clicks")) {
+            ids.add((Long) row.getField(0));
+        }
+        assertThat(ids).hasSize((int) written[0]).doesNotHaveDuplicates();
     }
 
     @Test
@@ -159,5 +228,51 @@ class FlinkCompatibilityTest extends TieringTestBase {
         rows.forEach(r -> lines.add(r.toString()));
         lines.sort(null);
         return lines;
+    }
+
+    /** Maintenance after every round, compacting from 3 files, fully, expiring snapshots older than a second. */
+    private static final Map<String, String> MAINTAINED = Map.of(
+            "maintenance.interval", "100ms",
+            "maintenance.compaction.min-files", "3",
+            "maintenance.full-compaction-interval", "0s",
+            "maintenance.snapshot.time-retained", "1s",
+            "maintenance.snapshot.num-retained-min", "2",
+            "maintenance.orphan.older-than", "1h");
+
+    private static final String MAINTENANCE_COMMIT_USER = "__lakesync_maintenance";
+
+    /**
+     * Waits until lake maintenance committed a compaction on top of every tiered change, writing with
+     * {@code write} meanwhile so rounds (and the passes after them) keep coming; returns its snapshot id.
+     */
+    private static long awaitCompactionSnapshot(TablePath path, ThrowingRunnable write) throws Exception {
+        long[] compaction = new long[1];
+        eventually(SYNC_TIMEOUT, () -> {
+            write.run();
+            awaitTiered(path);
+            eventually(Duration.ofSeconds(10), () -> {
+                Snapshot latest = lake.load(path).snapshotManager().latestSnapshot();
+                assertThat(latest.commitUser()).isEqualTo(MAINTENANCE_COMMIT_USER);
+                compaction[0] = latest.id();
+            });
+        });
+        return compaction[0];
+    }
+
+    /** Expiry ran: the first snapshots are gone, and the one the coordinator holds for union reads is kept. */
+    private static void assertSnapshotsExpiredButTheCoordinatorsKept(TablePath path) throws Exception {
+        SnapshotManager snapshots = lake.load(path).snapshotManager();
+        long held = admin.getReadableLakeSnapshot(path).get().getSnapshotId();
+        assertThat(snapshots.earliestSnapshotId()).as("old snapshots expired").isGreaterThan(1L)
+                .as("the coordinator's lake snapshot kept").isLessThanOrEqualTo(held);
+        assertThat(snapshots.snapshotExists(held)).isTrue();
+    }
+
+    private static List<Row> flinkRead(String query) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> result = FlinkPeer.batchSql(cluster).executeSql(query).collect()) {
+            result.forEachRemaining(rows::add);
+        }
+        return rows;
     }
 }

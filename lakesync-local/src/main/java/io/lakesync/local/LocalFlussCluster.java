@@ -1,15 +1,18 @@
 package io.lakesync.local;
 
+import io.lakesync.config.LakeCatalogCheck;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * The embedded local stack: a ZooKeeper, a Fluss coordinator and one tablet server bound to 127.0.0.1, with a
  * Paimon filesystem warehouse, all under one data folder so a second start resumes every table and row.
  *
+ * <p>The lake catalog is a filesystem catalog on {@code data.dir/warehouse} unless the configuration's
+ * {@code datalake.paimon.*} options say otherwise (for example a JDBC catalog, {@code metastore = jdbc}); the
+ * Fluss servers and {@link #serviceConfig} get the same options, as a production deployment must.
+ *
  * <pre>
  * data.dir/
  *   zookeeper/        ZooKeeper snapshots and logs (Fluss metadata, lake offsets)
@@ -56,14 +63,20 @@ public final class LocalFlussCluster implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final Path dataDir;
+    private final Map<String, String> lakeCatalogOptions;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private TestingServer zookeeper;
     private CoordinatorServer coordinator;
     private TabletServer tabletServer;
     private String bootstrapServers;
 
-    private LocalFlussCluster(Path dataDir) {
+    private LocalFlussCluster(Path dataDir, Map<String, String> configuredLakeOptions) {
         this.dataDir = dataDir;
+        Map<String, String> lake = new LinkedHashMap<>();
+        lake.put("metastore", "filesystem");
+        lake.put("warehouse", dataDir.resolve("warehouse").toString());
+        lake.putAll(configuredLakeOptions);
+        this.lakeCatalogOptions = Collections.unmodifiableMap(lake);
     }
 
     /**
@@ -81,7 +94,9 @@ public final class LocalFlussCluster implements AutoCloseable {
         checkPortFree(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort);
         checkPortFree(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletPort);
 
-        LocalFlussCluster cluster = new LocalFlussCluster(dataDir);
+        LocalFlussCluster cluster = new LocalFlussCluster(dataDir, config.lakeCatalogOptions());
+        // Before anything starts: the coordinator opens the catalog at start and would fail less clearly.
+        LakeCatalogCheck.check(cluster.lakeCatalogOptions());
         try {
             cluster.startAll(config, zkPort, coordinatorPort, tabletPort, serverOverrides);
             remembered.remember(Map.of(
@@ -126,8 +141,7 @@ public final class LocalFlussCluster implements AutoCloseable {
         common.setString(ConfigOptions.REMOTE_DATA_DIR.key(), dataDir.resolve("remote").toString());
         common.setString(ConfigOptions.DEFAULT_REPLICATION_FACTOR.key(), "1");
         common.setString("datalake.format", "paimon");
-        common.setString("datalake.paimon.metastore", "filesystem");
-        common.setString("datalake.paimon.warehouse", warehouse().toString());
+        lakeCatalogOptions.forEach((k, v) -> common.setString(LakeSyncOptions.LAKE_PREFIX + k, v));
         common.setString(
                 ConfigOptions.KV_SNAPSHOT_INTERVAL.key(),
                 config.get(LakeSyncOptions.LOCAL_KV_SNAPSHOT_INTERVAL).toMillis() + " ms");
@@ -208,9 +222,10 @@ public final class LocalFlussCluster implements AutoCloseable {
         return dataDir;
     }
 
-    /** Root folder of the Paimon filesystem warehouse. */
+    /** Root folder of the Paimon warehouse (a local folder: {@code datalake.paimon.warehouse}, a path or file: URI). */
     public Path warehouse() {
-        return dataDir.resolve("warehouse");
+        String warehouse = lakeCatalogOptions.get("warehouse");
+        return warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse);
     }
 
     /** Fluss client configuration for this cluster. */
@@ -223,10 +238,7 @@ public final class LocalFlussCluster implements AutoCloseable {
 
     /** The Paimon catalog options the cluster was started with (prefix {@code datalake.paimon.} stripped). */
     public Map<String, String> lakeCatalogOptions() {
-        Map<String, String> options = new LinkedHashMap<>();
-        options.put("metastore", "filesystem");
-        options.put("warehouse", warehouse().toString());
-        return options;
+        return lakeCatalogOptions;
     }
 
     /**

@@ -53,11 +53,20 @@ public abstract class TieringTestBase {
 
     @BeforeAll
     public static void startCluster() throws Exception {
+        startCluster(Map.of());
+    }
+
+    /**
+     * Starts the class's cluster with {@code settings} over the defaults, for example another lake catalog's
+     * {@code datalake.paimon.*} options; a subclass calls it from its own {@code startCluster()}, which hides the
+     * one above.
+     */
+    protected static void startCluster(Map<String, String> settings) throws Exception {
         root = Files.createTempDirectory("lakesync-tiering-test");
-        LakeSyncConfig config =
-                LakeSyncConfig.fromMap(
-                        Map.of("data.dir", root.resolve("cluster").toString(), "local.coordinator.port", "0"),
-                        "test");
+        Map<String, String> map = new HashMap<>(settings);
+        map.put("data.dir", root.resolve("cluster").toString());
+        map.put("local.coordinator.port", "0");
+        LakeSyncConfig config = LakeSyncConfig.fromMap(map, "test");
         cluster = LocalFlussCluster.start(config, Map.of("kv.snapshot.interval", "1s"));
         connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
         admin = connection.getAdmin();

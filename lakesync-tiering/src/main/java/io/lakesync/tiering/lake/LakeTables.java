@@ -1,5 +1,6 @@
 package io.lakesync.tiering.lake;
 
+import io.lakesync.config.LakeCatalogCheck;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.fluss.metadata.TablePath;
@@ -24,7 +25,12 @@ public final class LakeTables implements AutoCloseable {
 
     private final Catalog catalog;
 
+    /**
+     * Opens the catalog; options that cannot work (a JDBC catalog without a driver or a database) fail first with
+     * the config key to fix ({@link LakeCatalogCheck}).
+     */
     public LakeTables(Map<String, String> catalogOptions) {
+        LakeCatalogCheck.check(catalogOptions);
         Map<String, String> options = new HashMap<>(catalogOptions);
         options.put(CatalogOptions.CACHE_ENABLED.key(), "false");
         this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
