@@ -3,6 +3,7 @@ package io.lakesync.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -124,6 +125,18 @@ class LocalFlussClusterTest {
                     .hasMessageContaining("local.coordinator.port")
                     .hasMessageContaining(String.valueOf(port));
         }
+    }
+
+    @Test
+    void aLakeCatalogThatCannotWorkFailsBeforeAnythingStartsNamingTheKey() {
+        Map<String, String> jdbcWithoutDriver = Map.of(
+                "datalake.paimon.metastore", "jdbc",
+                "datalake.paimon.uri", "jdbc:mysql://127.0.0.1:3306/paimon");
+        assertThatThrownBy(() -> LocalFlussCluster.start(config(jdbcWithoutDriver), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'datalake.paimon.uri'")
+                .hasMessageContaining("no JDBC driver");
+        assertThat(dataDir.resolve("zookeeper")).as("nothing started").doesNotExist();
     }
 
     private static InternalRow lookup(Table table, long shopId, long userId) throws Exception {

@@ -10,6 +10,7 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.tiering.TieringTestBase;
+import io.lakesync.tiering.lake.LakeTables;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -120,27 +121,28 @@ class JdbcLakeCatalogTest extends TieringTestBase {
     @Test
     void aJdbcCatalogThatCannotBeOpenedStopsTheStartNamingTheKey() throws Exception {
         Map<String, String> noDriver = jdbcCatalog("jdbc:mysql://127.0.0.1:3306/paimon");
-        assertThatThrownBy(() -> startWithCatalog("no-driver", noDriver))
+        assertThatThrownBy(() -> startServerWithCatalog(noDriver))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'datalake.paimon.uri'")
                 .hasMessageContaining("no JDBC driver on lakesync's class path accepts");
 
+        // The other failures through the catalog every start (service, engine, verify) opens first.
         Map<String, String> noDatabase = jdbcCatalog(postgres.jdbcUrl("no_such_catalog"));
-        assertThatThrownBy(() -> startWithCatalog("no-database", noDatabase))
+        assertThatThrownBy(() -> new LakeTables(noDatabase))
                 .isInstanceOf(LakeCatalogUnavailableException.class)
                 .hasMessageContaining("'datalake.paimon.uri'")
                 .hasMessageContaining("database \"no_such_catalog\" does not exist");
 
         Map<String, String> badPassword = jdbcCatalog(catalogDatabase);
         badPassword.put("jdbc.password", "not-the-password");
-        assertThatThrownBy(() -> startWithCatalog("bad-password", badPassword))
+        assertThatThrownBy(() -> new LakeTables(badPassword))
                 .isInstanceOf(LakeCatalogUnavailableException.class)
                 .hasMessageContaining("password authentication failed")
                 .hasMessageContaining("'datalake.paimon.jdbc.password'");
 
         Map<String, String> noUri = jdbcCatalog(catalogDatabase);
         noUri.remove("uri");
-        assertThatThrownBy(() -> startWithCatalog("no-uri", noUri))
+        assertThatThrownBy(() -> new LakeTables(noUri))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("Missing config key 'datalake.paimon.uri'");
     }
@@ -155,8 +157,8 @@ class JdbcLakeCatalogTest extends TieringTestBase {
         return options;
     }
 
-    private static void startWithCatalog(String instance, Map<String, String> catalog) throws Exception {
-        Map<String, String> settings = new HashMap<>(serviceSettings(instance));
+    private static void startServerWithCatalog(Map<String, String> catalog) throws Exception {
+        Map<String, String> settings = new HashMap<>(serviceSettings("bad-catalog"));
         settings.put(LakeSyncOptions.FLUSS_PREFIX + "bootstrap.servers", cluster.bootstrapServers());
         catalog.forEach((k, v) -> settings.put(LakeSyncOptions.LAKE_PREFIX + k, v));
         LakeSyncServer.start(LakeSyncConfig.fromMap(settings, "test")).close();
