@@ -75,7 +75,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
         TablePath path = TablePath.of("fluss", "compacted_orders");
         createServedTable(path, orders(2));
         Map<Long, String> expected = new TreeMap<>();
-        try (TieringService service = new TieringService(serviceConfig("compacted-orders-instance", MAINTAINED))) {
+        try (TieringService service = maintainedService("compacted-orders-instance")) {
             for (int round = 0; round < 4; round++) {
                 put(path, round * 100, round * 100 + 300, "v" + round, expected);
                 delete(path, round * 100, round * 100 + 40, expected);
@@ -111,7 +111,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
             append(path, clickRows(written[0], written[0] + 500));
             written[0] += 500;
         };
-        try (TieringService service = new TieringService(serviceConfig("compacted-clicks-instance", MAINTAINED))) {
+        try (TieringService service = maintainedService("compacted-clicks-instance")) {
             for (int round = 0; round < 4; round++) {
                 click.run();
                 awaitTiered(path);
@@ -175,17 +175,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
     }
 
     private static TableDescriptor orders(int buckets) {
-        return TableDescriptor.builder()
-                .schema(
-                        Schema.newBuilder()
-                                .column("order_id", DataTypes.BIGINT())
-                                .column("status", DataTypes.STRING())
-                                .primaryKey("order_id")
-                                .build())
-                .distributedBy(buckets)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build();
+        return ordersTable(buckets, "1s").build();
     }
 
     private static TableDescriptor clicks() {
@@ -207,20 +197,11 @@ class FlinkCompatibilityTest extends TieringTestBase {
 
     private static void put(TablePath path, long from, long to, String status, Map<Long, String> expected)
             throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, BinaryString.fromString(status + "-" + id)));
-            expected.put(id, status + "-" + id);
-        }
-        upsert(path, rows, false);
+        upsertStatus(path, from, to, status, expected);
     }
 
     private static void delete(TablePath path, long from, long to, Map<Long, String> expected) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, BinaryString.fromString(expected.remove(id))));
-        }
-        upsert(path, rows, true);
+        deleteKeys(path, from, to, expected);
     }
 
     private static List<String> sorted(List<List<Object>> rows) {
@@ -234,12 +215,18 @@ class FlinkCompatibilityTest extends TieringTestBase {
     private static final Map<String, String> MAINTAINED = Map.of(
             "maintenance.interval", "100ms",
             "maintenance.compaction.min-files", "3",
-            "maintenance.full-compaction-interval", "0s",
+            "maintenance.full-compaction-interval", "100ms",
             "maintenance.snapshot.time-retained", "1s",
             "maintenance.snapshot.num-retained-min", "2",
             "maintenance.orphan.older-than", "1h");
 
     private static final String MAINTENANCE_COMMIT_USER = "__lakesync_maintenance";
+
+    private static TieringService maintainedService(String instance) throws Exception {
+        TieringService service = new TieringService(serviceConfig(instance, MAINTAINED));
+        service.start();
+        return service;
+    }
 
     /**
      * Waits until lake maintenance committed a compaction on top of every tiered change, writing with

@@ -27,11 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.fluss.metadata.Schema;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.BinaryString;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.jdbc.JdbcCatalog;
 import org.apache.paimon.manifest.ManifestEntry;
@@ -76,15 +72,7 @@ class JdbcLakeCatalogTest extends TieringTestBase {
         createServedTable(EVENTS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 2, "500ms")
                 .customProperty("paimon.file.format", "avro")
                 .build());
-        createServedTable(ORDERS, TableDescriptor.builder()
-                .schema(Schema.newBuilder()
-                        .column("order_id", DataTypes.BIGINT())
-                        .column("status", DataTypes.STRING())
-                        .primaryKey("order_id")
-                        .build())
-                .distributedBy(2)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "500ms")
+        createServedTable(ORDERS, ordersTable(2, "500ms")
                 .customProperty("paimon.file.format", "avro")
                 .build());
         assertThat(lake.catalog()).isInstanceOf(JdbcCatalog.class);
@@ -212,33 +200,18 @@ class JdbcLakeCatalogTest extends TieringTestBase {
     }
 
     private void put(long from, long to, String status) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, BinaryString.fromString(status + "-" + id)));
-            orders.put(id, status + "-" + id);
-        }
-        upsert(ORDERS, rows, false);
+        upsertStatus(ORDERS, from, to, status, orders);
     }
 
     private void delete(long from, long to) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            if (orders.containsKey(id)) {
-                rows.add(GenericRow.of(id, BinaryString.fromString(orders.remove(id))));
-            }
-        }
-        upsert(ORDERS, rows, true);
+        deleteKeys(ORDERS, from, to, orders);
     }
 
     /** Read back through the JDBC catalog: every event exactly once, and the orders' merged state. */
     private void assertLakeEqualsFluss() throws Exception {
         List<Long> ids = readLake(EVENTS, "id").stream().map(row -> (Long) row.get(0)).toList();
         assertThat(ids).hasSize((int) events).doesNotHaveDuplicates();
-        Map<Long, String> actual = new TreeMap<>();
-        for (List<Object> row : readLake(ORDERS, "order_id", "status")) {
-            assertThat(actual.put((Long) row.get(0), (String) row.get(1))).as("key %s twice", row.get(0)).isNull();
-        }
-        assertThat(actual).isEqualTo(orders);
+        assertThat(readLakeByKey(ORDERS, "order_id", "status")).isEqualTo(orders);
     }
 
     private static HttpResponse<String> post(LakeSyncServer server, String path) throws Exception {

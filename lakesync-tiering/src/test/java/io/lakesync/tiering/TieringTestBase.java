@@ -134,6 +134,22 @@ public abstract class TieringTestBase {
                 .property("table.datalake.freshness", freshness);
     }
 
+    /**
+     * A lake-enabled primary-key table {@code (order_id BIGINT, status STRING)} over {@code buckets} buckets, the
+     * shape {@link #upsertStatus} and {@link #deleteKeys} write.
+     */
+    public static TableDescriptor.Builder ordersTable(int buckets, String freshness) {
+        return TableDescriptor.builder()
+                .schema(org.apache.fluss.metadata.Schema.newBuilder()
+                        .column("order_id", org.apache.fluss.types.DataTypes.BIGINT())
+                        .column("status", org.apache.fluss.types.DataTypes.STRING())
+                        .primaryKey("order_id")
+                        .build())
+                .distributedBy(buckets)
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", freshness);
+    }
+
     /** Rows of {@link #idTable}: ids {@code from} (inclusive) to {@code to} (exclusive). */
     public static List<InternalRow> ids(long from, long to) {
         List<InternalRow> rows = new ArrayList<>();
@@ -195,6 +211,43 @@ public abstract class TieringTestBase {
             }
             writer.flush();
         }
+    }
+
+    /**
+     * Upserts keys {@code from} (inclusive) to {@code to} (exclusive) of a table of a BIGINT primary key and one
+     * STRING column, each with the value {@code "<status>-<key>"}, and records them in {@code expected}.
+     */
+    public static void upsertStatus(TablePath path, long from, long to, String status, Map<Long, String> expected)
+            throws Exception {
+        List<InternalRow> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            String value = status + "-" + id;
+            rows.add(org.apache.fluss.row.GenericRow.of(id, org.apache.fluss.row.BinaryString.fromString(value)));
+            expected.put(id, value);
+        }
+        upsert(path, rows, false);
+    }
+
+    /** Deletes the keys {@code from} to {@code to} that {@code expected} holds from such a table, and from it. */
+    public static void deleteKeys(TablePath path, long from, long to, Map<Long, String> expected) throws Exception {
+        List<InternalRow> rows = new ArrayList<>();
+        for (long id = from; id < to; id++) {
+            if (expected.containsKey(id)) {
+                rows.add(org.apache.fluss.row.GenericRow.of(
+                        id, org.apache.fluss.row.BinaryString.fromString(expected.remove(id))));
+            }
+        }
+        upsert(path, rows, true);
+    }
+
+    /** Such a table's lake content, key to value, failing on a key read twice. */
+    public static Map<Long, String> readLakeByKey(TablePath path, String keyColumn, String valueColumn)
+            throws Exception {
+        Map<Long, String> content = new java.util.TreeMap<>();
+        for (List<Object> row : readLake(path, keyColumn, valueColumn)) {
+            assertThat(content.put((Long) row.get(0), (String) row.get(1))).as("key %s read twice", row.get(0)).isNull();
+        }
+        return content;
     }
 
     /** Fluss end offsets of every bucket (and partition) of the table. */

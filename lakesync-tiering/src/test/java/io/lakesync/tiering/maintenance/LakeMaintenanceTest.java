@@ -14,7 +14,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,11 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.fluss.metadata.Schema;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.BinaryString;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.Timestamp;
@@ -69,15 +64,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void keepsLakeTablesHealthyWithoutTouchingTieringMetadataOrRounds() throws Exception {
-        createServedTable(ORDERS, TableDescriptor.builder()
-                .schema(Schema.newBuilder()
-                        .column("order_id", DataTypes.BIGINT())
-                        .column("status", DataTypes.STRING())
-                        .primaryKey("order_id")
-                        .build())
-                .distributedBy(BUCKETS)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
+        createServedTable(ORDERS, ordersTable(BUCKETS, "1s")
                 // Per-table overrides of the service defaults.
                 .customProperty("lakesync.maintenance.compaction.min-files", "3")
                 .customProperty("lakesync.maintenance.full-compaction-interval", "0s")
@@ -291,29 +278,14 @@ class LakeMaintenanceTest extends TieringTestBase {
     }
 
     private void put(long from, long to, String status) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, BinaryString.fromString(status)));
-            expected.put(id, status);
-        }
-        upsert(ORDERS, rows, false);
+        upsertStatus(ORDERS, from, to, status, expected);
     }
 
     private void delete(long from, long to) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            if (expected.containsKey(id)) {
-                rows.add(GenericRow.of(id, BinaryString.fromString(expected.remove(id))));
-            }
-        }
-        upsert(ORDERS, rows, true);
+        deleteKeys(ORDERS, from, to, expected);
     }
 
     private void assertLakeEqualsExpected() throws Exception {
-        Map<Long, String> actual = new TreeMap<>();
-        for (List<Object> row : readLake(ORDERS, "order_id", "status")) {
-            assertThat(actual.put((Long) row.get(0), (String) row.get(1))).as("duplicate key %s", row.get(0)).isNull();
-        }
-        assertThat(actual).isEqualTo(expected);
+        assertThat(readLakeByKey(ORDERS, "order_id", "status")).isEqualTo(expected);
     }
 }
