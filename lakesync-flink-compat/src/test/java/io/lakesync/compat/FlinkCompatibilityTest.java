@@ -76,7 +76,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
         createServedTable(path, orders(2));
         Map<Long, String> expected = new TreeMap<>();
         try (TieringService service = maintainedService("compacted-orders-instance")) {
-            for (int round = 0; round < 4; round++) {
+            for (int round = 0; round < 3; round++) {
                 put(path, round * 100, round * 100 + 300, "v" + round, expected);
                 delete(path, round * 100, round * 100 + 40, expected);
                 awaitTiered(path);
@@ -112,7 +112,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
             written[0] += 500;
         };
         try (TieringService service = maintainedService("compacted-clicks-instance")) {
-            for (int round = 0; round < 4; round++) {
+            for (int round = 0; round < 3; round++) {
                 click.run();
                 awaitTiered(path);
             }
