@@ -43,7 +43,7 @@ public final class LakeCatalogCheck {
             throw new ConfigException("Invalid value '" + shown(uri) + "' for config key '" + key(URI)
                     + "': no JDBC driver on lakesync's class path accepts this URL (lakesync ships the PostgreSQL "
                     + "and SQLite drivers: jdbc:postgresql://..., jdbc:sqlite:...). Use one of those, or add the "
-                    + "database's driver jar to lakesync and to the Fluss servers' Paimon plugin folder.");
+                    + "database's driver jar to lakesync (LAKESYNC_CLASSPATH) and to the Fluss servers' class path.");
         }
         try (Connection ignored = DriverManager.getConnection(uri, loginProperties(catalogOptions))) {
             // A login is all the check needs: Paimon creates its catalog tables on first use.
