@@ -8,6 +8,7 @@ import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.round.CommitRefusedException;
+import io.lakesync.tiering.round.FencedRoundException;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundStage;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.fluss.fs.FsPath;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * The fence cannot be passed late: instance A stalls right after its fence, the coordinator hands the table to
  * instance B (A's tiering is reported failed, as after A's heartbeat timeout), B tiers and commits; when A
  * wakes up, Paimon refuses its commit, A deletes its files and prepared offsets file, and the lake holds every
- * row exactly once.
+ * row exactly once. A round prepares its offsets file while its fence is checked, so a round that fails the fence
+ * has prepared one too: it is deleted.
  */
 class LateCommitFenceTest extends TieringTestBase {
 
@@ -70,7 +73,6 @@ class LateCommitFenceTest extends TieringTestBase {
             try (TieringService b = startService("taking-over-b")) {
                 awaitTiered(path);
             }
-            Set<Path> offsetsFilesOfB = offsetsFiles(heldByA.tableId());
             long snapshotsBefore = lake.load(path).snapshotManager().latestSnapshotId();
 
             wakeUp.countDown();
@@ -79,7 +81,13 @@ class LateCommitFenceTest extends TieringTestBase {
             assertThat(failuresOfA.get(0)).isInstanceOf(CommitRefusedException.class)
                     .hasMessageContaining("landed after this round's fence");
             assertThat(lake.load(path).snapshotManager().latestSnapshotId()).isEqualTo(snapshotsBefore);
-            assertThat(offsetsFiles(heldByA.tableId())).as("A's prepared offsets file is deleted").isEqualTo(offsetsFilesOfB);
+            // A prepares its offsets file while its fence is checked, so it exists before B's; only B's stays.
+            String offsetsFileOfB =
+                    new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath();
+            assertThat(offsetsFiles(heldByA.tableId()))
+                    .as("A's prepared offsets file is deleted")
+                    .map(p -> p.getFileName().toString())
+                    .containsExactly(new FsPath(offsetsFileOfB).getName());
         }
 
         List<Long> lakeIds = readLake(path, "id").stream().map(r -> (Long) r.get(0)).toList();
@@ -98,6 +106,53 @@ class LateCommitFenceTest extends TieringTestBase {
                 .mapToLong(s -> ((org.apache.paimon.table.source.DataSplit) s).dataFiles().size())
                 .sum();
         assertThat(dataFilesOnDisk(path)).isEqualTo(referenced);
+    }
+
+    @Test
+    void roundFencedAfterWritingLeavesNoOffsetsFile() throws Exception {
+        TablePath path = TablePath.of("fluss", "fenced_after_write");
+        createTable(path, idTable(1, "1s"));
+        append(path, ids(0, 1000));
+
+        CompletableFuture<TableAssignment> written = new CompletableFuture<>();
+        CountDownLatch wakeUp = new CountDownLatch(1);
+        RoundHooks stallAfterWrite = (stage, assignment) -> {
+            if (stage == RoundStage.DATA_WRITTEN && written.complete(assignment)) {
+                wakeUp.await(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        };
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        TieringListener listener = new TieringListener() {
+            @Override
+            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
+                failures.add(cause);
+            }
+        };
+        try (TieringService service = new TieringService(
+                serviceConfig("fenced-after-write", Map.of("tiering.workers", "1")), listener, stallAfterWrite, Clock.systemUTC())) {
+            service.start();
+            TableAssignment held = written.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            // The coordinator takes the table back while the round has its files written, before its fence.
+            FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
+            int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
+            coordinator.heartbeat(
+                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(held.epoch()), false), coordinatorEpoch);
+            wakeUp.countDown();
+
+            eventually(SYNC_TIMEOUT, () -> assertThat(failures).isNotEmpty());
+            assertThat(failures.get(0)).isInstanceOf(FencedRoundException.class);
+            // Handed out again, the table is tiered by a later round.
+            awaitTiered(path);
+            String committed =
+                    new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath();
+            eventually(SYNC_TIMEOUT, () -> assertThat(offsetsFiles(held.tableId()))
+                    .as("the fenced round's prepared offsets file is deleted")
+                    .map(p -> p.getFileName().toString())
+                    .containsExactly(new FsPath(committed).getName()));
+        }
+        assertThat(readLake(path, "id").stream().map(r -> (Long) r.get(0)).toList())
+                .hasSize(1000)
+                .doesNotHaveDuplicates();
     }
 
     private static Set<Path> offsetsFiles(long tableId) throws Exception {
