@@ -45,49 +45,23 @@ class LateCommitFenceTest extends TieringTestBase {
         createTable(path, idTable(1, "1s"));
         append(path, ids(0, 1000));
 
-        CompletableFuture<TableAssignment> fenced = new CompletableFuture<>();
-        CountDownLatch wakeUp = new CountDownLatch(1);
-        RoundHooks stallAfterFence = (stage, assignment) -> {
-            if (stage == RoundStage.FENCED && fenced.complete(assignment)) {
-                wakeUp.await(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        };
-        List<Throwable> failuresOfA = Collections.synchronizedList(new ArrayList<>());
-        TieringListener listenerOfA = new TieringListener() {
-            @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
-                failuresOfA.add(cause);
-            }
-        };
-        try (TieringService a = new TieringService(
-                serviceConfig("stalling-a", Map.of("tiering.workers", "1")), listenerOfA, stallAfterFence, Clock.systemUTC())) {
-            a.start();
-            TableAssignment heldByA = fenced.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-
-            // What the coordinator does when A's heartbeats stop for 2 minutes, without the wait.
-            FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
-            int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
-            coordinator.heartbeat(
-                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(heldByA.epoch()), false), coordinatorEpoch);
+        try (Stalling a = new Stalling("stalling-a", RoundStage.FENCED)) {
+            TableAssignment heldByA = a.awaitStalled();
+            takeAway(heldByA);
 
             try (TieringService b = startService("taking-over-b")) {
                 awaitTiered(path);
             }
             long snapshotsBefore = lake.load(path).snapshotManager().latestSnapshotId();
 
-            wakeUp.countDown();
-            eventually(SYNC_TIMEOUT, () -> assertThat(failuresOfA).isNotEmpty());
-            assertThat(failuresOfA).hasSize(1);
-            assertThat(failuresOfA.get(0)).isInstanceOf(CommitRefusedException.class)
+            a.wakeUp.countDown();
+            eventually(SYNC_TIMEOUT, () -> assertThat(a.failures).isNotEmpty());
+            assertThat(a.failures).hasSize(1);
+            assertThat(a.failures.get(0)).isInstanceOf(CommitRefusedException.class)
                     .hasMessageContaining("landed after this round's fence");
             assertThat(lake.load(path).snapshotManager().latestSnapshotId()).isEqualTo(snapshotsBefore);
             // A prepares its offsets file while its fence is checked, so it exists before B's; only B's stays.
-            String offsetsFileOfB =
-                    new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath();
-            assertThat(offsetsFiles(heldByA.tableId()))
-                    .as("A's prepared offsets file is deleted")
-                    .map(p -> p.getFileName().toString())
-                    .containsExactly(new FsPath(offsetsFileOfB).getName());
+            assertOnlyCommittedOffsetsFile(path, heldByA.tableId(), "A's prepared offsets file is deleted");
         }
 
         List<Long> lakeIds = readLake(path, "id").stream().map(r -> (Long) r.get(0)).toList();
@@ -114,45 +88,75 @@ class LateCommitFenceTest extends TieringTestBase {
         createTable(path, idTable(1, "1s"));
         append(path, ids(0, 1000));
 
-        CompletableFuture<TableAssignment> written = new CompletableFuture<>();
-        CountDownLatch wakeUp = new CountDownLatch(1);
-        RoundHooks stallAfterWrite = (stage, assignment) -> {
-            if (stage == RoundStage.DATA_WRITTEN && written.complete(assignment)) {
-                wakeUp.await(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        };
-        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-        TieringListener listener = new TieringListener() {
-            @Override
-            public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
-                failures.add(cause);
-            }
-        };
-        try (TieringService service = new TieringService(
-                serviceConfig("fenced-after-write", Map.of("tiering.workers", "1")), listener, stallAfterWrite, Clock.systemUTC())) {
-            service.start();
-            TableAssignment held = written.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            // The coordinator takes the table back while the round has its files written, before its fence.
-            FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
-            int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
-            coordinator.heartbeat(
-                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(held.epoch()), false), coordinatorEpoch);
-            wakeUp.countDown();
+        try (Stalling service = new Stalling("fenced-after-write", RoundStage.DATA_WRITTEN)) {
+            TableAssignment held = service.awaitStalled();
+            // Taken back while the round has its files written, before its fence.
+            takeAway(held);
+            service.wakeUp.countDown();
 
-            eventually(SYNC_TIMEOUT, () -> assertThat(failures).isNotEmpty());
-            assertThat(failures.get(0)).isInstanceOf(FencedRoundException.class);
+            eventually(SYNC_TIMEOUT, () -> assertThat(service.failures).isNotEmpty());
+            assertThat(service.failures.get(0)).isInstanceOf(FencedRoundException.class);
             // Handed out again, the table is tiered by a later round.
             awaitTiered(path);
-            String committed =
-                    new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath();
-            eventually(SYNC_TIMEOUT, () -> assertThat(offsetsFiles(held.tableId()))
-                    .as("the fenced round's prepared offsets file is deleted")
-                    .map(p -> p.getFileName().toString())
-                    .containsExactly(new FsPath(committed).getName()));
+            eventually(SYNC_TIMEOUT, () -> assertOnlyCommittedOffsetsFile(
+                    path, held.tableId(), "the fenced round's prepared offsets file is deleted"));
         }
         assertThat(readLake(path, "id").stream().map(r -> (Long) r.get(0)).toList())
                 .hasSize(1000)
                 .doesNotHaveDuplicates();
+    }
+
+    /** What the coordinator does when the holder's heartbeats stop for 2 minutes, without the wait. */
+    private static void takeAway(TableAssignment held) throws Exception {
+        FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
+        int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
+        coordinator.heartbeat(
+                new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(held.epoch()), false), coordinatorEpoch);
+    }
+
+    /** A one-worker service whose first round stops at a stage until woken up; it records its round failures. */
+    private static final class Stalling implements AutoCloseable {
+        final CompletableFuture<TableAssignment> stalled = new CompletableFuture<>();
+        final CountDownLatch wakeUp = new CountDownLatch(1);
+        final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        final TieringService service;
+
+        Stalling(String instance, RoundStage stage) throws Exception {
+            RoundHooks stallAt = (reached, assignment) -> {
+                if (reached == stage && stalled.complete(assignment)) {
+                    wakeUp.await(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            };
+            TieringListener listener = new TieringListener() {
+                @Override
+                public void roundFailed(TableAssignment assignment, Throwable cause, FailureKind kind, Duration retryIn) {
+                    failures.add(cause);
+                }
+            };
+            service = new TieringService(
+                    serviceConfig(instance, Map.of("tiering.workers", "1")), listener, stallAt, Clock.systemUTC());
+            service.start();
+        }
+
+        TableAssignment awaitStalled() throws Exception {
+            return stalled.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() throws Exception {
+            service.close();
+        }
+    }
+
+    /** Of the table's offsets files, only the one its newest tiering snapshot records is left. */
+    private static void assertOnlyCommittedOffsetsFile(TablePath path, long tableId, String description)
+            throws Exception {
+        String committed =
+                new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath();
+        assertThat(offsetsFiles(tableId))
+                .as(description)
+                .map(p -> p.getFileName().toString())
+                .containsExactly(new FsPath(committed).getName());
     }
 
     private static Set<Path> offsetsFiles(long tableId) throws Exception {

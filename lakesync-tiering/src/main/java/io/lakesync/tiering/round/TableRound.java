@@ -49,15 +49,16 @@ import org.slf4j.LoggerFactory;
  *  reconcile        Paimon has a tiering snapshot the coordinator does not know (a crash between
  *      │            the two commits): register it first, then plan from it
  *      ▼
- *  plan             per bucket: the lake's offset → the high watermark now
+ *  plan             per bucket: the lake's offset → the high watermark now (asked for while the lake
+ *      │            table loads and the checkpoint is reconciled)
  *      ▼
  *  check layout     fresh Fluss and Paimon schemas; a lake changed outside Fluss blocks the table
  *      ▼
  *  read + write     bucket groups in parallel; the time budget starts here;    ─┐ any failure:
  *      ▼            an undecodable record stops only its bucket                  │ delete the
- *  fence            table id, tiering epoch, newest tiering snapshot unchanged   │ round's data
- *      ▼                                                                         │ files
- *  prepare offsets  the coordinator writes the offsets file                     ─┘
+ *  fence            table id, tiering epoch, newest tiering snapshot unchanged;  │ round's data
+ *      ▼            meanwhile the coordinator writes the offsets file            │ files (and the
+ *  prepare offsets  (deleted if the fence fails)                                ─┘ offsets file)
  *      ▼
  *  Paimon commit    conditional: refused if a tiering snapshot landed after the fence; refused or
  *      │            provably failed: delete data files and offsets file; unknown: leave all as is
@@ -75,8 +76,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Schemas: a Fluss {@code ADD COLUMN} alters the lake table first, then the Fluss schema. The round reads
  * the Fluss table (schema included) after planning, so every planned record was written under that schema
- * or an older one (the client pads older records with NULLs), and loads the lake table after that, so its
- * schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
+ * or an older one (the client pads older records with NULLs), and uses a lake table loaded after a Fluss read
+ * of that same schema (the one loaded at the round's start while the schema is unchanged, else loaded again),
+ * so its schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
  * rows are committed, then the round fails with a {@link BadRecordException} naming bucket and offset.
  */
 public final class TableRound {
