@@ -41,13 +41,10 @@ class LateCommitFenceTest extends TieringTestBase {
 
     @Test
     void ownerStalledPastItsFenceCannotLandItsCommit() throws Exception {
-        TablePath path = TablePath.of("fluss", "stalled_owner");
-        createTable(path, idTable(1, "1s"));
-        append(path, ids(0, 1000));
+        TablePath path = thousandIds("stalled_owner");
 
         try (Stalling a = new Stalling("stalling-a", RoundStage.FENCED)) {
-            TableAssignment heldByA = a.awaitStalled();
-            takeAway(heldByA);
+            TableAssignment heldByA = a.stalledAndTakenAway();
 
             try (TieringService b = startService("taking-over-b")) {
                 awaitTiered(path);
@@ -84,14 +81,11 @@ class LateCommitFenceTest extends TieringTestBase {
 
     @Test
     void roundFencedAfterWritingLeavesNoOffsetsFile() throws Exception {
-        TablePath path = TablePath.of("fluss", "fenced_after_write");
-        createTable(path, idTable(1, "1s"));
-        append(path, ids(0, 1000));
+        TablePath path = thousandIds("fenced_after_write");
 
         try (Stalling service = new Stalling("fenced-after-write", RoundStage.DATA_WRITTEN)) {
-            TableAssignment held = service.awaitStalled();
             // Taken back while the round has its files written, before its fence.
-            takeAway(held);
+            TableAssignment held = service.stalledAndTakenAway();
             service.wakeUp.countDown();
 
             eventually(SYNC_TIMEOUT, () -> assertThat(service.failures).isNotEmpty());
@@ -106,12 +100,12 @@ class LateCommitFenceTest extends TieringTestBase {
                 .doesNotHaveDuplicates();
     }
 
-    /** What the coordinator does when the holder's heartbeats stop for 2 minutes, without the wait. */
-    private static void takeAway(TableAssignment held) throws Exception {
-        FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
-        int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
-        coordinator.heartbeat(
-                new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(held.epoch()), false), coordinatorEpoch);
+    /** A log table holding ids 0 to 999, handed out within a second. */
+    private static TablePath thousandIds(String table) throws Exception {
+        TablePath path = TablePath.of("fluss", table);
+        createTable(path, idTable(1, "1s"));
+        append(path, ids(0, 1000));
+        return path;
     }
 
     /** A one-worker service whose first round stops at a stage until woken up; it records its round failures. */
@@ -138,8 +132,17 @@ class LateCommitFenceTest extends TieringTestBase {
             service.start();
         }
 
-        TableAssignment awaitStalled() throws Exception {
-            return stalled.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        /**
+         * Waits for the stall, then does what the coordinator does when the holder's heartbeats stop for 2
+         * minutes, without the wait: reports the table's tiering failed, so it is handed out again.
+         */
+        TableAssignment stalledAndTakenAway() throws Exception {
+            TableAssignment held = stalled.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            FlussTieringCoordinator coordinator = FlussTieringCoordinator.of(connection);
+            int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
+            coordinator.heartbeat(
+                    new HeartbeatRequest(List.of(), List.of(), Set.of(), List.of(held.epoch()), false), coordinatorEpoch);
+            return held;
         }
 
         @Override
