@@ -142,21 +142,30 @@ public final class LakeSnapshotCommitter {
         if (latest == null) {
             return Optional.empty();
         }
+        // Almost always the commit is the newest snapshot: the earliest id is only read when looking further.
+        if (carries(snapshots, latest, offsetsPath)) {
+            return Optional.of(latest);
+        }
         Long earliest = snapshots.earliestSnapshotId();
         long stop = Math.max(earliest == null ? 1 : earliest, latest - LOOKBACK_SNAPSHOTS);
-        for (long id = latest; id >= stop; id--) {
-            Snapshot snapshot;
-            try {
-                snapshot = snapshots.tryGetSnapshot(id);
-            } catch (FileNotFoundException expired) {
-                continue;
-            }
-            if (COMMIT_USER.equals(snapshot.commitUser())
-                    && snapshot.properties() != null
-                    && Objects.equals(offsetsPath, snapshot.properties().get(OFFSETS_PROPERTY))) {
+        for (long id = latest - 1; id >= stop; id--) {
+            if (carries(snapshots, id, offsetsPath)) {
                 return Optional.of(id);
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether snapshot {@code id} is a tiering commit recording {@code offsetsPath} (false once expired). */
+    private static boolean carries(SnapshotManager snapshots, long id, String offsetsPath) throws IOException {
+        Snapshot snapshot;
+        try {
+            snapshot = snapshots.tryGetSnapshot(id);
+        } catch (FileNotFoundException expired) {
+            return false;
+        }
+        return COMMIT_USER.equals(snapshot.commitUser())
+                && snapshot.properties() != null
+                && Objects.equals(offsetsPath, snapshot.properties().get(OFFSETS_PROPERTY));
     }
 }

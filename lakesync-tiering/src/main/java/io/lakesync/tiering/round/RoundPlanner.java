@@ -29,14 +29,28 @@ public final class RoundPlanner {
     }
 
     /**
+     * Plans from high watermarks read earlier with {@link #endOffsets}. They may be read before the lake's
+     * offsets: a bucket whose lake offset is already past its watermark then simply has nothing to tier.
+     *
      * @param tieredOffsets exclusive end offsets the lake holds per bucket (empty for a never-tiered table)
      */
-    public List<BucketRange> plan(TableInfo table, Map<TableBucket, Long> tieredOffsets) throws Exception {
-        List<Integer> buckets = IntStream.range(0, table.getNumBuckets()).boxed().collect(Collectors.toList());
+    public List<BucketRange> plan(TableInfo table, Map<TableBucket, Long> tieredOffsets, List<PartitionEnds> ends)
+            throws Exception {
         List<BucketRange> ranges = new ArrayList<>();
+        for (PartitionEnds partition : ends) {
+            planPartition(
+                    table, partition.partitionId(), partition.partitionName(), partition.ends(), tieredOffsets, ranges);
+        }
+        return ranges;
+    }
+
+    /** The current high watermark of every bucket, per partition (one entry for a table without partitions). */
+    public List<PartitionEnds> endOffsets(TableInfo table) throws Exception {
+        List<Integer> buckets = IntStream.range(0, table.getNumBuckets()).boxed().collect(Collectors.toList());
+        List<PartitionEnds> ends = new ArrayList<>();
         if (table.isPartitioned()) {
             for (PartitionInfo partition : admin.listPartitionInfos(table.getTablePath()).get()) {
-                Map<Integer, Long> ends =
+                Map<Integer, Long> partitionEnds =
                         admin.listOffsets(
                                         table.getTablePath(),
                                         partition.getPartitionName(),
@@ -44,15 +58,17 @@ public final class RoundPlanner {
                                         new OffsetSpec.LatestSpec())
                                 .all()
                                 .get();
-                planPartition(table, partition.getPartitionId(), partition.getPartitionName(), ends, tieredOffsets, ranges);
+                ends.add(new PartitionEnds(partition.getPartitionId(), partition.getPartitionName(), partitionEnds));
             }
         } else {
-            Map<Integer, Long> ends =
-                    admin.listOffsets(table.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all().get();
-            planPartition(table, null, null, ends, tieredOffsets, ranges);
+            ends.add(new PartitionEnds(
+                    null, null, admin.listOffsets(table.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all().get()));
         }
-        return ranges;
+        return ends;
     }
+
+    /** The high watermarks of one partition's buckets (partition id and name null for a table without partitions). */
+    public record PartitionEnds(@Nullable Long partitionId, @Nullable String partitionName, Map<Integer, Long> ends) {}
 
     private void planPartition(
             TableInfo table,

@@ -1,6 +1,7 @@
 package io.lakesync.tiering.round;
 
 import io.lakesync.tiering.columnar.ArrowLogReader;
+import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
@@ -18,13 +19,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.client.table.FlussTable;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.fs.FsPath;
@@ -45,15 +49,16 @@ import org.slf4j.LoggerFactory;
  *  reconcile        Paimon has a tiering snapshot the coordinator does not know (a crash between
  *      │            the two commits): register it first, then plan from it
  *      ▼
- *  plan             per bucket: the lake's offset → the high watermark now
+ *  plan             per bucket: the lake's offset → the high watermark now (asked for while the lake
+ *      │            table loads and the checkpoint is reconciled)
  *      ▼
  *  check layout     fresh Fluss and Paimon schemas; a lake changed outside Fluss blocks the table
  *      ▼
  *  read + write     bucket groups in parallel; the time budget starts here;    ─┐ any failure:
  *      ▼            an undecodable record stops only its bucket                  │ delete the
- *  fence            table id, tiering epoch, newest tiering snapshot unchanged   │ round's data
- *      ▼                                                                         │ files
- *  prepare offsets  the coordinator writes the offsets file                     ─┘
+ *  fence            table id, tiering epoch, newest tiering snapshot unchanged;  │ round's data
+ *      ▼            meanwhile the coordinator writes the offsets file            │ files (and the
+ *  prepare offsets  (deleted if the fence fails)                                ─┘ offsets file)
  *      ▼
  *  Paimon commit    conditional: refused if a tiering snapshot landed after the fence; refused or
  *      │            provably failed: delete data files and offsets file; unknown: leave all as is
@@ -71,8 +76,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Schemas: a Fluss {@code ADD COLUMN} alters the lake table first, then the Fluss schema. The round reads
  * the Fluss table (schema included) after planning, so every planned record was written under that schema
- * or an older one (the client pads older records with NULLs), and loads the lake table after that, so its
- * schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
+ * or an older one (the client pads older records with NULLs), and uses a lake table loaded after a Fluss read
+ * of that same schema (the one loaded at the round's start while the schema is unchanged, else loaded again),
+ * so its schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
  * rows are committed, then the round fails with a {@link BadRecordException} naming bucket and offset.
  */
 public final class TableRound {
@@ -98,6 +104,9 @@ public final class TableRound {
         Instant startedAt = env.clock().instant();
         TableInfo tableInfo = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
+        RoundPlanner planner = new RoundPlanner(admin);
+        // The high watermarks come while the lake table loads and the checkpoint is reconciled.
+        CompletableFuture<List<RoundPlanner.PartitionEnds>> ends = onReaderThread(() -> planner.endOffsets(tableInfo));
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
@@ -105,16 +114,15 @@ public final class TableRound {
         Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
         LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator()).reconcile(tableInfo, lakeTable, lakeBase);
         Map<TableBucket, Long> tieredOffsets = known == null ? Map.of() : known.getTableBucketsOffset();
-        List<BucketRange> ranges = new RoundPlanner(admin).plan(tableInfo, tieredOffsets);
+        List<BucketRange> ranges = planner.plan(tableInfo, tieredOffsets, unwrap(ends::get));
         env.hooks().reached(RoundStage.PLANNED, assignment);
         if (ranges.isEmpty()) {
             return RoundResult.empty(assignment, startedAt, since(startedAt));
         }
 
         WriteOutcome written;
-        try (Table table = env.connection().getTable(assignment.tablePath())) {
-            currentTableInfo(CompletableFuture.completedFuture(table.getTableInfo()));
-            FileStoreTable writeTable = checkedLakeTable(table.getTableInfo());
+        try (Table table = openTable()) {
+            FileStoreTable writeTable = checkedLakeTable(table.getTableInfo(), tableInfo.getSchemaId(), lakeTable);
             control.startReading();
             boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
             written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
@@ -155,9 +163,10 @@ public final class TableRound {
     }
 
     /**
-     * Fences, prepares the offsets file and commits to Paimon and then to the coordinator. Until the Paimon
-     * commit is tried, any failure deletes the round's data files; the commit itself cleans up only when it
-     * provably did not land.
+     * Fences, prepares the offsets file and commits to Paimon and then to the coordinator. The offsets file is
+     * prepared while the fence is checked (one round trip less; preparing only writes a file the coordinator
+     * does not yet know), and deleted when the fence fails. Until the Paimon commit is tried, any failure
+     * deletes the round's data files; the commit itself cleans up only when it provably did not land.
      */
     private long commit(
             LakeSnapshotCommitter committer,
@@ -169,9 +178,16 @@ public final class TableRound {
         long snapshotId;
         String offsetsPath;
         try {
-            long fencedAt = checkStillOwner(committer, lakeBase);
-            env.hooks().reached(RoundStage.FENCED, assignment);
-            offsetsPath = env.coordinator().prepareLakeSnapshot(assignment.tableId(), assignment.tablePath(), endOffsets);
+            CompletableFuture<String> prepared = prepareOffsets(endOffsets);
+            long fencedAt;
+            try {
+                fencedAt = checkStillOwner(committer, lakeBase);
+                env.hooks().reached(RoundStage.FENCED, assignment);
+                offsetsPath = unwrap(prepared::get);
+            } catch (Exception e) {
+                prepared.thenAccept(this::deletePreparedOffsets);
+                throw e;
+            }
             snapshotId = commitToLake(committer, messages, offsetsPath, fencedAt);
         } catch (Exception e) {
             if (!(e instanceof LakeCommitException)) {
@@ -189,14 +205,52 @@ public final class TableRound {
     }
 
     /**
-     * The lake table, checked against the Fluss table the round reads with. A Fluss ALTER between its two steps
-     * (the lake altered, the Fluss schema not yet) shows as a lake column more: the Fluss schema is read again,
-     * for a few seconds, before the difference counts as a change made outside Fluss. Reading with the older Fluss schema is
-     * then still right, as every planned record was written before the ALTER; the lake fills the new column
-     * with NULLs.
+     * The Fluss table the round reads with, as it is after planning: one table-info request. (The client's
+     * {@code Connection.getTable} asks for the cluster metadata first, which the planner's offsets request
+     * has just refreshed, and the readers refresh again when a leader is unknown.)
      */
-    private FileStoreTable checkedLakeTable(TableInfo readInfo) throws Exception {
-        FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
+    private Table openTable() throws Exception {
+        TableInfo info = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
+        Connection connection = env.connection() instanceof ReconnectingConnection reconnecting
+                ? reconnecting.current()
+                : env.connection();
+        return connection instanceof FlussConnection fluss
+                ? new FlussTable(fluss, assignment.tablePath(), info)
+                : connection.getTable(assignment.tablePath());
+    }
+
+    /** Asks the coordinator, on a reader thread, to write the offsets file of {@code endOffsets}. */
+    private CompletableFuture<String> prepareOffsets(Map<TableBucket, Long> endOffsets) {
+        return onReaderThread(
+                () -> env.coordinator().prepareLakeSnapshot(assignment.tableId(), assignment.tablePath(), endOffsets));
+    }
+
+    /** Runs a blocking request on a reader thread, so the round's own thread goes on meanwhile. */
+    private <T> CompletableFuture<T> onReaderThread(Callable<T> request) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        env.readerThreads().execute(() -> {
+            try {
+                result.complete(request.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * The lake table, checked against the Fluss table the round reads with. When the Fluss schema is still the
+     * one read before {@code startLake} was loaded, that load is new enough and is used; otherwise the lake
+     * table is loaded again. A Fluss ALTER between its two steps (the lake altered, the Fluss schema not yet)
+     * shows as a lake column more: the Fluss schema is read again, for a few seconds, before the difference
+     * counts as a change made outside Fluss. Reading with the older Fluss schema is then still right, as every
+     * planned record was written before the ALTER; the lake fills the new column with NULLs.
+     */
+    private FileStoreTable checkedLakeTable(TableInfo readInfo, int startSchemaId, FileStoreTable startLake)
+            throws Exception {
+        FileStoreTable lakeTable = readInfo.getSchemaId() == startSchemaId
+                ? startLake
+                : env.lakeTables().load(assignment.tablePath());
         try {
             LakeTableCheck.check(readInfo, lakeTable);
         } catch (LakeTableIncompatibleException first) {
@@ -393,7 +447,7 @@ public final class TableRound {
         return Duration.between(start, env.clock().instant());
     }
 
-    private static <T> T unwrap(java.util.concurrent.Callable<T> call) throws Exception {
+    private static <T> T unwrap(Callable<T> call) throws Exception {
         try {
             return call.call();
         } catch (ExecutionException e) {
