@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *  hand-out
  *     │
  *     ▼
- *   HELD ──(CU free)──► ROUND_RUNNING ──── success, busy, nothing else waiting, ───► CONTINUOUS_WAIT
+ *   HELD ──(CU free)──► ROUND_RUNNING ──── success, busy, not the last round, ─────► CONTINUOUS_WAIT
  *                  ▲  ▲  ▲   │ │     under the max hold                              │
  *                  │  │  │   │ │                                                     │ half freshness
  *                  │  │  └───┼─┼─────────────────────────────────────────────────────┘ minus the round
@@ -38,7 +38,13 @@ import org.slf4j.LoggerFactory;
  *   HELD, any wait ── taken back, shutting down, no thread to run on ► RELEASED (reported failed)
  * </pre>
  *
- * A waiting table holds no worker, so failing tables never crowd out healthy ones, and it stays with this
+ * Whether another table waits is known only from a heartbeat that asked the coordinator for one, so it is
+ * judged when a continuous wait ends, not when the round before it ends: the wait frees this table's worker,
+ * the heartbeats during it ask for a table, and only when one of them was answered with a table does the next
+ * round become the last of this hand-out. (Judged at the round's end, a table handed out earlier, while all
+ * workers were busy, still counted as waiting and sent busy tables back for a full freshness.)
+ *
+ * <p>A waiting table holds no worker, so failing tables never crowd out healthy ones, and it stays with this
  * instance (its heartbeats go on), so the coordinator does not hand it round in a loop. The listener hears of
  * every attempt ({@code roundStarted}) and how it ended, of a wait for a CU ({@code roundHeldBack}), and of
  * what each attempt used ({@code roundMeasured}).
@@ -78,6 +84,10 @@ final class HeldTable {
     private int identicalFailuresInARow;
     @Nullable private String lastFailure;
     @Nullable private FailureKind lastReportedKind;
+    /** Heartbeats that had asked for a table when the current continuous wait began. */
+    private long tableRequestsAtWait;
+    /** Another table was waiting when this round began: it is the last of the hand-out. */
+    private boolean lastRound;
 
     HeldTable(TieringEngine engine, TableAssignment assignment) {
         this.engine = engine;
@@ -120,6 +130,9 @@ final class HeldTable {
             if (!engine.isRunning() || control.isCancelled()) {
                 giveUp(cancellation());
                 return;
+            }
+            if (state == State.CONTINUOUS_WAIT) {
+                lastRound = engine.otherTablesWaiting() && engine.tableRequests() > tableRequestsAtWait;
             }
             pendingAttempt = null;
             claim = engine.admission().request(assignment.tablePath(), this::admittedLater);
@@ -231,6 +244,7 @@ final class HeldTable {
             if (pause == null) {
                 release(false, result.forceFinished());
             } else {
+                tableRequestsAtWait = engine.tableRequests();
                 waitThenRun(State.CONTINUOUS_WAIT, pause);
             }
         }
@@ -285,8 +299,8 @@ final class HeldTable {
     /**
      * How long to pause before the next round of the same hand-out, or null to hand the table back. A busy
      * table is kept, one round every half freshness, instead of waiting a full freshness for the coordinator
-     * to offer it again; but only while the coordinator had no other table waiting when last asked, for at
-     * most the max hold per hand-out, and until no record came for a full freshness (at least a second).
+     * to offer it again; but not after the last round (see the class comment), for at most the max hold per
+     * hand-out, and until no record came for a full freshness (at least a second).
      */
     @Nullable
     private Duration continuousPause(RoundResult result) {
@@ -300,7 +314,7 @@ final class HeldTable {
                 || control.isCancelled()
                 || freshness == null
                 || quietFor(now, max(freshness, MIN_QUIET_BEFORE_HAND_BACK))
-                || engine.otherTablesWaiting()
+                || lastRound
                 || Duration.between(heldSince, now).compareTo(engine.settings().continuousMaxHold()) >= 0) {
             return null;
         }

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.fluss.exception.ApiException;
@@ -67,6 +68,8 @@ final class TieringEngine {
     private volatile boolean registered;
     private volatile int coordinatorEpoch;
     private volatile boolean otherTablesWaiting;
+    /** Heartbeats so far that asked the coordinator for a table: tells a held table the flag above is fresh. */
+    private final AtomicLong tableRequests = new AtomicLong();
     @Nullable private volatile Instant lastHeartbeat;
     /** The last failure of the loop (heartbeat or otherwise), null while all is well; logged once per change. */
     @Nullable private volatile String loopFault;
@@ -197,6 +200,11 @@ final class TieringEngine {
         return otherTablesWaiting;
     }
 
+    /** How many heartbeats so far asked for a table (and so refreshed {@link #otherTablesWaiting()}). */
+    long tableRequests() {
+        return tableRequests.get();
+    }
+
     Clock clock() {
         return clock;
     }
@@ -310,6 +318,7 @@ final class TieringEngine {
             // The only view of the coordinator's queue a tiering service gets: was a table waiting while this
             // instance already held some? Then held tables go back after their current round.
             otherTablesWaiting = response.assigned().isPresent() && !inProgress.isEmpty();
+            tableRequests.incrementAndGet();
         }
         if (response.assigned().isEmpty()) {
             return false;

@@ -133,7 +133,7 @@ class TieringEngineTest {
     @Test
     void busyTableRunsBackToBackRoundsEveryHalfFreshnessUntilAnotherTableWaits() {
         script(T1, tiered(100, Duration.ofMillis(300)), tiered(100, Duration.ZERO), tiered(100, Duration.ofMillis(200)));
-        script(T2, tiered(5, Duration.ZERO));
+        script(T2, tiered(5, Duration.ZERO), tiered(5, Duration.ZERO));
         handOut(T1);
         assertThat(time.nextTimer()).contains(Duration.ofMillis(700));
         engine.step();
@@ -148,9 +148,30 @@ class TieringEngineTest {
         time.runRounds();
         time.advance(Duration.ofSeconds(1));
         engine.step();
-        assertThat(coordinator.finished()).containsExactlyInAnyOrder(T1.epoch(), T2.epoch());
+        assertThat(coordinator.finished()).as("T1 goes back after one last round; T2, taken, no longer waits")
+                .containsExactly(T1.epoch());
         assertThat(events).filteredOn(e -> e.startsWith("started t1")).hasSize(3);
-        assertThat(time.nextTimer()).isEmpty();
+        assertThat(engine.activeTables()).containsExactly(T2);
+    }
+
+    @Test
+    void aTableHandedOutWhileAllWorkersWereBusyNoLongerCountsAsWaitingOnceTaken() {
+        script(T1, tiered(100, Duration.ZERO), tiered(100, Duration.ZERO));
+        script(T2, tiered(100, Duration.ZERO), tiered(100, Duration.ZERO));
+        coordinator.waiting.add(T1);
+        engine.step();
+        // Handed out while T1 was held: the coordinator had it waiting, and now both workers are busy.
+        coordinator.waiting.add(T2);
+        engine.step();
+        time.runRounds();
+        assertThat(coordinator.finished()).as("judged before any heartbeat saw the queue empty").isEmpty();
+
+        engine.step();
+        assertThat(coordinator.lastHeartbeat().requestTable()).isTrue();
+        time.advance(FRESHNESS.dividedBy(2));
+        assertThat(events).filteredOn(e -> e.startsWith("started t1")).hasSize(2);
+        assertThat(events).filteredOn(e -> e.startsWith("started t2")).hasSize(2);
+        assertThat(coordinator.finished()).as("nothing else waits: both stay for their next rounds").isEmpty();
     }
 
     @Test
