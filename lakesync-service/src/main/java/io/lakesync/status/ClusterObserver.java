@@ -1,5 +1,6 @@
 package io.lakesync.status;
 
+import io.lakesync.tiering.columnar.BucketHeads;
 import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.lake.LakeTables;
 import java.time.Clock;
@@ -7,10 +8,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import javax.annotation.Nullable;
@@ -30,11 +38,29 @@ import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
 
 /**
- * The {@link TableObserver} of a Fluss cluster and its lake. Reads what the cluster says about each table: lake sync on or off, the readable lake snapshot the
- * coordinator registered and when Paimon committed it, per-bucket tiered and end offsets, and the timestamp
- * of the oldest record not yet in the lake. That last one is read from the Fluss log at the bucket's tiered
- * offset, once per offset (cached), so an unchanged checkpoint costs no reads. Every remote call waits at most
- * until the caller's {@link Deadline}: a server that never answers makes the call fail, never hang.
+ * The {@link TableObserver} of a Fluss cluster and its lake. Reads what the cluster says about each table: lake sync on
+ * or off, the readable lake snapshot the coordinator registered and when Paimon committed it, per-bucket tiered and end
+ * offsets, and the timestamp of the oldest record not yet in the lake.
+ *
+ * <p>A refresh reads all tables together ({@link #observeAll}), so its cost grows with the tables' buckets, not with
+ * round trips per table:
+ *
+ * <pre>
+ *   every table's info and readable lake snapshot ── all requests in flight at once (coordinator)
+ *          │ (partitions of partitioned tables, likewise)
+ *          ▼
+ *   every bucket's end offset, and the append time of its first untiered record where not known yet
+ *          ── one fetch per tablet server for all buckets ({@link BucketHeads})
+ *          ▼
+ *   when Paimon committed each lake snapshot ── read once per (table, snapshot), on the pool
+ *          ▼
+ *   a table whose first untiered record is not in the leader's local log (remote storage, a truncated log)
+ *          ── observed on its own on the pool: end offsets listed, the record read with a log scanner
+ * </pre>
+ *
+ * What cannot change is kept: the append time of the record at each bucket's tiered offset, and the commit time of
+ * each table's lake snapshot, so an unchanged checkpoint costs no reads. Every call waits at most until the refresh's
+ * {@link Deadline}: a server that never answers fails the tables it serves, never hangs the refresh.
  */
 public final class ClusterObserver implements TableObserver {
 
@@ -44,7 +70,10 @@ public final class ClusterObserver implements TableObserver {
     private final Admin admin;
     private final LakeTables lakeTables;
     private final Clock clock;
+    /** Per bucket: the tiered offset and when the record there was appended. */
     private final Map<TableBucket, Map.Entry<Long, Instant>> recordTimeAtOffset = new ConcurrentHashMap<>();
+    /** Per table id: the readable lake snapshot and when Paimon committed it. */
+    private final Map<Long, Map.Entry<Long, Instant>> commitTimeOfSnapshot = new ConcurrentHashMap<>();
 
     public ClusterObserver(Connection connection, LakeTables lakeTables, Clock clock) {
         this.connection = connection;
@@ -72,60 +101,229 @@ public final class ClusterObserver implements TableObserver {
 
     @Override
     public TableObservation observe(TablePath path, Deadline deadline) throws Exception {
-        TableInfo info = deadline.await(admin.getTableInfo(path), "Fluss (table info of " + path + ")");
-        boolean enabled = info.getTableConfig().isDataLakeEnabled();
-        Duration freshness = info.getTableConfig().getDataLakeFreshness();
-        if (!enabled) {
-            return new TableObservation(path, info.getTableId(), false, freshness, null, null, List.of(), null, clock.instant());
+        try {
+            return observeTogether(List.of(path), deadline, Runnable::run, false).get(0).get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
         }
-        LakeSnapshot lake = readableLakeSnapshot(path, deadline);
-        Map<TableBucket, Long> tiered = lake == null ? Map.of() : lake.getTableBucketsOffset();
-        List<BucketCheckpoint> buckets = new ArrayList<>();
-        List<TableBucket> pendingBuckets = new ArrayList<>();
-        Map<TableBucket, Long> ends = new HashMap<>();
-        Map<TableBucket, String> partitionNames = new HashMap<>();
-        collectEndOffsets(info, ends, partitionNames, deadline);
-        for (Map.Entry<TableBucket, Long> end : ends.entrySet()) {
-            long tieredOffset = tiered.getOrDefault(end.getKey(), -1L);
-            buckets.add(new BucketCheckpoint(partitionNames.get(end.getKey()), end.getKey().getBucket(), tieredOffset, end.getValue()));
-            if (end.getValue() > Math.max(tieredOffset, 0)) {
-                pendingBuckets.add(end.getKey());
-            }
-        }
-        Instant committedAt = lake == null ? null : paimonCommitTime(path, lake.getSnapshotId(), deadline);
-        Instant oldest = pendingBuckets.isEmpty() ? null : oldestPendingRecord(path, pendingBuckets, tiered, deadline);
-        return new TableObservation(
-                path, info.getTableId(), true, freshness, lake == null ? null : lake.getSnapshotId(), committedAt,
-                buckets, oldest, clock.instant());
     }
 
-    private void collectEndOffsets(
-            TableInfo info, Map<TableBucket, Long> ends, Map<TableBucket, String> names, Deadline deadline)
+    /** Observes the tables of a refresh together; forgets what it kept of tables no longer listed. */
+    @Override
+    public List<CompletableFuture<TableObservation>> observeAll(
+            List<TablePath> tables, Duration callTimeout, ExecutorService pool) {
+        return observeTogether(tables, Deadline.in(callTimeout), pool, true);
+    }
+
+    /** What a refresh learnt of one lake table before reading its buckets. */
+    private record LakeTable(TableInfo info, @Nullable LakeSnapshot lake, Map<TableBucket, String> partitionOf) {
+
+        long tiered(TableBucket bucket) {
+            return lake == null ? -1L : lake.getTableBucketsOffset().getOrDefault(bucket, -1L);
+        }
+    }
+
+    /** {@code everyTable}: these are all the tables, so what is kept of others can go. */
+    private List<CompletableFuture<TableObservation>> observeTogether(
+            List<TablePath> tables, Deadline deadline, Executor pool, boolean everyTable) {
+        Map<TablePath, CompletableFuture<TableInfo>> infos = new LinkedHashMap<>();
+        Map<TablePath, CompletableFuture<LakeSnapshot>> lakes = new HashMap<>();
+        for (TablePath path : tables) {
+            infos.put(path, admin.getTableInfo(path));
+            lakes.put(path, admin.getReadableLakeSnapshot(path));
+        }
+        Map<TablePath, CompletableFuture<TableObservation>> results = new LinkedHashMap<>();
+        Map<TablePath, CompletableFuture<List<PartitionInfo>>> partitions = new HashMap<>();
+        Map<TablePath, TableInfo> enabled = new LinkedHashMap<>();
+        for (TablePath path : tables) {
+            try {
+                TableInfo info = deadline.await(infos.get(path), "Fluss (table info of " + path + ")");
+                if (!info.getTableConfig().isDataLakeEnabled()) {
+                    results.put(path, CompletableFuture.completedFuture(new TableObservation(path, info.getTableId(),
+                            false, info.getTableConfig().getDataLakeFreshness(), null, null, List.of(), null,
+                            clock.instant())));
+                    continue;
+                }
+                enabled.put(path, info);
+                if (info.isPartitioned()) {
+                    partitions.put(path, admin.listPartitionInfos(path));
+                }
+            } catch (Exception e) {
+                results.put(path, CompletableFuture.failedFuture(e));
+            }
+        }
+        if (everyTable && results.values().stream().noneMatch(CompletableFuture::isCompletedExceptionally)) {
+            Set<Long> ids = new HashSet<>();
+            enabled.values().forEach(info -> ids.add(info.getTableId()));
+            recordTimeAtOffset.keySet().removeIf(bucket -> !ids.contains(bucket.getTableId()));
+            commitTimeOfSnapshot.keySet().removeIf(id -> !ids.contains(id));
+        }
+        Map<TablePath, LakeTable> lakeTables = new LinkedHashMap<>();
+        for (Map.Entry<TablePath, TableInfo> table : enabled.entrySet()) {
+            TablePath path = table.getKey();
+            try {
+                LakeSnapshot lake = readable(lakes.get(path), path, deadline);
+                Map<TableBucket, String> partitionOf = new HashMap<>();
+                TableInfo info = table.getValue();
+                List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().toList();
+                if (info.isPartitioned()) {
+                    for (PartitionInfo partition : deadline.await(partitions.get(path), "Fluss (partitions of " + path + ")")) {
+                        buckets.forEach(b -> partitionOf.put(new TableBucket(info.getTableId(), partition.getPartitionId(), b),
+                                partition.getPartitionName()));
+                    }
+                } else {
+                    buckets.forEach(b -> partitionOf.put(new TableBucket(info.getTableId(), b), null));
+                }
+                lakeTables.put(path, new LakeTable(info, lake, partitionOf));
+            } catch (Exception e) {
+                results.put(path, CompletableFuture.failedFuture(e));
+            }
+        }
+        Map<TableBucket, BucketHeads.Head> heads = readHeads(lakeTables.values(), deadline);
+        for (Map.Entry<TablePath, LakeTable> table : lakeTables.entrySet()) {
+            results.put(table.getKey(), observe(table.getValue(), heads, deadline, pool));
+        }
+        List<CompletableFuture<TableObservation>> ordered = new ArrayList<>(tables.size());
+        tables.forEach(path -> ordered.add(results.get(path)));
+        return ordered;
+    }
+
+    /** Every bucket's head, with the append time of its record at the tiered offset where not known yet. */
+    private Map<TableBucket, BucketHeads.Head> readHeads(Iterable<LakeTable> tables, Deadline deadline) {
+        List<BucketHeads.Ask> asks = new ArrayList<>();
+        for (LakeTable table : tables) {
+            for (TableBucket bucket : table.partitionOf().keySet()) {
+                long tiered = table.tiered(bucket);
+                asks.add(new BucketHeads.Ask(table.info().getTablePath(), bucket, Math.max(tiered, 0),
+                        cachedRecordTime(bucket, tiered) == null));
+            }
+        }
+        if (asks.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return BucketHeads.read(connection, asks, deadline);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Map.of();
+        }
+    }
+
+    /**
+     * The table's observation from its buckets' heads; completed at once unless the lake snapshot's commit time is to
+     * be read, or a pending record is to be read on its own.
+     */
+    private CompletableFuture<TableObservation> observe(
+            LakeTable table, Map<TableBucket, BucketHeads.Head> heads, Deadline deadline, Executor pool) {
+        TablePath path = table.info().getTablePath();
+        List<BucketCheckpoint> buckets = new ArrayList<>();
+        Instant oldest = null;
+        boolean readAlone = false;
+        for (Map.Entry<TableBucket, String> bucket : table.partitionOf().entrySet()) {
+            BucketHeads.Head head = heads.get(bucket.getKey());
+            if (head == null || head.error() != null) {
+                String error = head == null ? "not read" : head.error();
+                return CompletableFuture.failedFuture(new IllegalStateException(
+                        "Cannot read the log of " + path + " bucket " + bucket.getKey().getBucket() + ": " + error));
+            }
+            long tiered = table.tiered(bucket.getKey());
+            if (head.highWatermark() < 0) {
+                readAlone = true;
+                continue;
+            }
+            buckets.add(new BucketCheckpoint(bucket.getValue(), bucket.getKey().getBucket(), tiered, head.highWatermark()));
+            if (head.highWatermark() > Math.max(tiered, 0)) {
+                Instant at = cachedRecordTime(bucket.getKey(), tiered);
+                if (at == null && head.appendedAt() != null) {
+                    at = Instant.ofEpochMilli(head.appendedAt());
+                    recordTimeAtOffset.put(bucket.getKey(), Map.entry(tiered, at));
+                }
+                if (at == null) {
+                    readAlone = true;
+                } else {
+                    oldest = min(oldest, at);
+                }
+            }
+        }
+        LakeSnapshot lake = table.lake();
+        Instant committed = lake == null ? null : cachedCommitTime(table.info().getTableId(), lake.getSnapshotId());
+        if (!readAlone && (lake == null || committed != null)) {
+            return CompletableFuture.completedFuture(observation(table, committed, buckets, oldest));
+        }
+        boolean alone = readAlone;
+        Instant fromHeads = oldest;
+        return CompletableFuture.supplyAsync(() -> {
+            Instant committedAt = lake == null ? null : paimonCommitTime(table.info(), lake.getSnapshotId(), deadline);
+            if (!alone) {
+                return observation(table, committedAt, buckets, fromHeads);
+            }
+            try {
+                return observeAlone(table, committedAt, deadline);
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, pool);
+    }
+
+    private TableObservation observation(
+            LakeTable table, @Nullable Instant committedAt, List<BucketCheckpoint> buckets, @Nullable Instant oldest) {
+        TableInfo info = table.info();
+        return new TableObservation(info.getTablePath(), info.getTableId(), true,
+                info.getTableConfig().getDataLakeFreshness(), table.lake() == null ? null : table.lake().getSnapshotId(),
+                committedAt, buckets, oldest, clock.instant());
+    }
+
+    /**
+     * Observes a table whose first untiered record is not in the leader's local log: end offsets listed, and the
+     * record read with a log scanner, which also reads remote storage.
+     */
+    private TableObservation observeAlone(LakeTable table, @Nullable Instant committedAt, Deadline deadline)
+            throws Exception {
+        TableInfo info = table.info();
+        Map<TableBucket, Long> ends = endOffsets(info, table.partitionOf(), deadline);
+        List<BucketCheckpoint> buckets = new ArrayList<>();
+        List<TableBucket> pending = new ArrayList<>();
+        for (Map.Entry<TableBucket, Long> end : ends.entrySet()) {
+            long tiered = table.tiered(end.getKey());
+            buckets.add(new BucketCheckpoint(table.partitionOf().get(end.getKey()), end.getKey().getBucket(), tiered,
+                    end.getValue()));
+            if (end.getValue() > Math.max(tiered, 0)) {
+                pending.add(end.getKey());
+            }
+        }
+        Instant oldest = pending.isEmpty() ? null : oldestPendingRecord(table, pending, deadline);
+        return observation(table, committedAt, buckets, oldest);
+    }
+
+    private Map<TableBucket, Long> endOffsets(TableInfo info, Map<TableBucket, String> partitionOf, Deadline deadline)
             throws Exception {
         String what = "Fluss (end offsets of " + info.getTablePath() + ")";
-        List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
-        if (info.isPartitioned()) {
-            for (PartitionInfo partition : deadline.await(admin.listPartitionInfos(info.getTablePath()), what)) {
-                deadline.awaitStarted(
-                                () -> admin.listOffsets(info.getTablePath(), partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec())
-                                        .all(),
-                                what)
-                        .forEach((b, o) -> {
-                            TableBucket bucket = new TableBucket(info.getTableId(), partition.getPartitionId(), b);
-                            ends.put(bucket, o);
-                            names.put(bucket, partition.getPartitionName());
-                        });
+        Map<String, Long> partitionIds = new HashMap<>();
+        partitionOf.forEach((bucket, name) -> {
+            if (name != null) {
+                partitionIds.put(name, bucket.getPartitionId());
             }
-        } else {
+        });
+        List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
+        Map<TableBucket, Long> ends = new HashMap<>();
+        if (!info.isPartitioned()) {
             deadline.awaitStarted(() -> admin.listOffsets(info.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all(), what)
                     .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), b), o));
+            return ends;
         }
+        for (Map.Entry<String, Long> partition : partitionIds.entrySet()) {
+            deadline.awaitStarted(() -> admin.listOffsets(info.getTablePath(), partition.getKey(), buckets,
+                            new OffsetSpec.LatestSpec()).all(), what)
+                    .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), partition.getValue(), b), o));
+        }
+        return ends;
     }
 
     @Nullable
-    private LakeSnapshot readableLakeSnapshot(TablePath path, Deadline deadline) throws Exception {
+    private static LakeSnapshot readable(CompletableFuture<LakeSnapshot> snapshot, TablePath path, Deadline deadline)
+            throws Exception {
         try {
-            return deadline.await(admin.getReadableLakeSnapshot(path), "Fluss (lake snapshot of " + path + ")");
+            return deadline.await(snapshot, "Fluss (lake snapshot of " + path + ")");
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
                 return null;
@@ -135,29 +333,43 @@ public final class ClusterObserver implements TableObserver {
     }
 
     @Nullable
-    private Instant paimonCommitTime(TablePath path, long snapshotId, Deadline deadline) {
+    private Instant cachedRecordTime(TableBucket bucket, long tieredOffset) {
+        Map.Entry<Long, Instant> cached = recordTimeAtOffset.get(bucket);
+        return cached != null && cached.getKey() == tieredOffset ? cached.getValue() : null;
+    }
+
+    @Nullable
+    private Instant cachedCommitTime(long tableId, long snapshotId) {
+        Map.Entry<Long, Instant> cached = commitTimeOfSnapshot.get(tableId);
+        return cached != null && cached.getKey() == snapshotId ? cached.getValue() : null;
+    }
+
+    @Nullable
+    private Instant paimonCommitTime(TableInfo info, long snapshotId, Deadline deadline) {
+        TablePath path = info.getTablePath();
         try {
             Snapshot snapshot = deadline.call(
                     () -> lakeTables.load(path).snapshotManager().tryGetSnapshot(snapshotId), "The lake (snapshot of " + path + ")");
-            return Instant.ofEpochMilli(snapshot.timeMillis());
+            Instant committed = Instant.ofEpochMilli(snapshot.timeMillis());
+            commitTimeOfSnapshot.put(info.getTableId(), Map.entry(snapshotId, committed));
+            return committed;
         } catch (Exception e) {
             // Expired or unreadable: the checkpoint age then falls back to when the lag was first seen.
             return null;
         }
     }
 
-    /** The earliest timestamp among the first untiered record of each pending bucket. */
+    /** The earliest timestamp among the first untiered record of each pending bucket, read with a log scanner. */
     @Nullable
-    private Instant oldestPendingRecord(
-            TablePath path, List<TableBucket> pending, Map<TableBucket, Long> tiered, Deadline deadline)
+    private Instant oldestPendingRecord(LakeTable lakeTable, List<TableBucket> pending, Deadline deadline)
             throws Exception {
         Map<TableBucket, Long> toProbe = new HashMap<>();
         Instant oldest = null;
         for (TableBucket bucket : pending) {
-            long offset = tiered.getOrDefault(bucket, -1L);
-            Map.Entry<Long, Instant> cached = recordTimeAtOffset.get(bucket);
-            if (cached != null && cached.getKey() == offset) {
-                oldest = min(oldest, cached.getValue());
+            long offset = lakeTable.tiered(bucket);
+            Instant cached = cachedRecordTime(bucket, offset);
+            if (cached != null) {
+                oldest = min(oldest, cached);
             } else {
                 toProbe.put(bucket, offset);
             }
@@ -165,6 +377,7 @@ public final class ClusterObserver implements TableObserver {
         if (toProbe.isEmpty()) {
             return oldest;
         }
+        TablePath path = lakeTable.info().getTablePath();
         try (Table table = deadline.call(() -> connection.getTable(path), "Fluss (table " + path + ")");
                 LogScanner scanner = table.newScan().createLogScanner()) {
             for (Map.Entry<TableBucket, Long> probe : toProbe.entrySet()) {
