@@ -149,7 +149,7 @@ public final class ClusterObserver implements TableObserver {
                     partitions.put(path, admin.listPartitionInfos(path));
                 }
             } catch (Exception e) {
-                results.put(path, CompletableFuture.failedFuture(e));
+                results.put(path, failed(e));
             }
         }
         if (everyTable && results.values().stream().noneMatch(CompletableFuture::isCompletedExceptionally)) {
@@ -176,7 +176,7 @@ public final class ClusterObserver implements TableObserver {
                 }
                 lakeTables.put(path, new LakeTable(info, lake, partitionOf));
             } catch (Exception e) {
-                results.put(path, CompletableFuture.failedFuture(e));
+                results.put(path, failed(e));
             }
         }
         Map<TableBucket, BucketHeads.Head> heads = readHeads(lakeTables.values(), deadline);
@@ -186,6 +186,11 @@ public final class ClusterObserver implements TableObserver {
         List<CompletableFuture<TableObservation>> ordered = new ArrayList<>(tables.size());
         tables.forEach(path -> ordered.add(results.get(path)));
         return ordered;
+    }
+
+    /** A failed observation, with the remote call's own error rather than the wrapper of its future. */
+    private static CompletableFuture<TableObservation> failed(Exception e) {
+        return CompletableFuture.failedFuture(e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e);
     }
 
     /** Every bucket's head, with the append time of its record at the tiered offset where not known yet. */
