@@ -155,7 +155,7 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "Longest a status refresh waits for Fluss or the lake on one call (listing the "
-                                    + "tables, observing one table), and one check of the service's Fluss "
+                                    + "tables, observing all tables), and one check of the service's Fluss "
                                     + "connection for servers that moved. A table that could not be observed in "
                                     + "time keeps its last figures, marked stale, with the error as its reason.");
 
