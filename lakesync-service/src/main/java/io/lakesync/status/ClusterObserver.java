@@ -19,6 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import javax.annotation.Nullable;
@@ -33,9 +37,15 @@ import org.apache.fluss.client.table.scanner.log.ScanRecords;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.rpc.messages.MetadataRequest;
+import org.apache.fluss.rpc.messages.MetadataResponse;
+import org.apache.fluss.rpc.messages.PbTableMetadata;
 import org.apache.paimon.Snapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link TableObserver} of a Fluss cluster and its lake. Reads what the cluster says about each table: lake sync on
@@ -64,7 +74,10 @@ import org.apache.paimon.Snapshot;
  */
 public final class ClusterObserver implements TableObserver {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterObserver.class);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** Requests of one refresh in flight at once; a Fluss server pauses a connection with 62 queued (0.9.1). */
+    private static final int IN_FLIGHT = 32;
 
     private final Connection connection;
     private final Admin admin;
@@ -126,30 +139,31 @@ public final class ClusterObserver implements TableObserver {
     /** {@code everyTable}: these are all the tables, so what is kept of others can go. */
     private List<CompletableFuture<TableObservation>> observeTogether(
             List<TablePath> tables, Deadline deadline, Executor pool, boolean everyTable) {
-        Map<TablePath, CompletableFuture<TableInfo>> infos = new LinkedHashMap<>();
-        Map<TablePath, CompletableFuture<LakeSnapshot>> lakes = new HashMap<>();
-        for (TablePath path : tables) {
-            infos.put(path, admin.getTableInfo(path));
-            lakes.put(path, admin.getReadableLakeSnapshot(path));
-        }
+        Map<TablePath, CompletableFuture<TableInfo>> infos = tableInfos(tables, deadline);
         Map<TablePath, CompletableFuture<TableObservation>> results = new LinkedHashMap<>();
-        Map<TablePath, CompletableFuture<List<PartitionInfo>>> partitions = new HashMap<>();
         Map<TablePath, TableInfo> enabled = new LinkedHashMap<>();
         for (TablePath path : tables) {
             try {
                 TableInfo info = deadline.await(infos.get(path), "Fluss (table info of " + path + ")");
-                if (!info.getTableConfig().isDataLakeEnabled()) {
+                if (info.getTableConfig().isDataLakeEnabled()) {
+                    enabled.put(path, info);
+                } else {
                     results.put(path, CompletableFuture.completedFuture(new TableObservation(path, info.getTableId(),
                             false, info.getTableConfig().getDataLakeFreshness(), null, null, List.of(), null,
                             clock.instant())));
-                    continue;
-                }
-                enabled.put(path, info);
-                if (info.isPartitioned()) {
-                    partitions.put(path, admin.listPartitionInfos(path));
                 }
             } catch (Exception e) {
                 results.put(path, failed(e));
+            }
+        }
+        Window window = new Window(deadline);
+        Map<TablePath, CompletableFuture<LakeSnapshot>> lakes = new HashMap<>();
+        Map<TablePath, CompletableFuture<List<PartitionInfo>>> partitions = new HashMap<>();
+        for (TableInfo info : enabled.values()) {
+            TablePath path = info.getTablePath();
+            lakes.put(path, window.send(() -> admin.getReadableLakeSnapshot(path)));
+            if (info.isPartitioned()) {
+                partitions.put(path, window.send(() -> admin.listPartitionInfos(path)));
             }
         }
         if (everyTable && results.values().stream().noneMatch(CompletableFuture::isCompletedExceptionally)) {
@@ -186,6 +200,76 @@ public final class ClusterObserver implements TableObserver {
         List<CompletableFuture<TableObservation>> ordered = new ArrayList<>(tables.size());
         tables.forEach(path -> ordered.add(results.get(path)));
         return ordered;
+    }
+
+    /**
+     * Every table's info, from one metadata request for all of them (the tablet server reads each table's info as it
+     * is now). Fluss fails the whole request when one table does not exist (dropped since it was listed); then each
+     * table's info is asked for on its own. A request that ran out of time fails every table.
+     */
+    private Map<TablePath, CompletableFuture<TableInfo>> tableInfos(List<TablePath> tables, Deadline deadline) {
+        Map<TablePath, CompletableFuture<TableInfo>> infos = new LinkedHashMap<>();
+        MetadataRequest request = new MetadataRequest();
+        tables.forEach(path -> request.addTablePath()
+                .setDatabaseName(path.getDatabaseName())
+                .setTableName(path.getTableName()));
+        try {
+            MetadataResponse response = deadline.await(
+                    BucketHeads.metadataOf(connection).newRandomTabletServerClient().metadata(request),
+                    "Fluss (metadata of " + tables.size() + " tables)");
+            for (PbTableMetadata table : response.getTableMetadatasList()) {
+                TablePath path = TablePath.of(table.getTablePath().getDatabaseName(), table.getTablePath().getTableName());
+                infos.put(path, CompletableFuture.completedFuture(TableInfo.of(path, table.getTableId(),
+                        table.getSchemaId(), TableDescriptor.fromJsonBytes(table.getTableJson()),
+                        table.getCreatedTime(), table.getModifiedTime())));
+            }
+        } catch (ExecutionException e) {
+            // Fluss 0.9.1 reports a table that does not exist as an unknown server error failing the whole request
+            // ("Failed to get tables"); asked on its own, each table gets its own answer.
+            LOG.debug("The metadata request of a status refresh failed; asking for each table's info", e);
+        } catch (Exception e) {
+            tables.forEach(path -> infos.put(path, CompletableFuture.failedFuture(e)));
+            return infos;
+        }
+        Window window = new Window(deadline);
+        for (TablePath path : tables) {
+            infos.computeIfAbsent(path, p -> window.send(() -> admin.getTableInfo(p)));
+        }
+        return infos;
+    }
+
+    /**
+     * Keeps at most {@link #IN_FLIGHT} requests of a refresh in flight: a Fluss server stops reading a connection
+     * whose requests queue up, which would hold up every other call on it. A request that cannot be sent before the
+     * deadline fails.
+     */
+    private static final class Window {
+        private final Semaphore permits = new Semaphore(IN_FLIGHT);
+        private final Deadline deadline;
+
+        Window(Deadline deadline) {
+            this.deadline = deadline;
+        }
+
+        <T> CompletableFuture<T> send(Supplier<CompletableFuture<T>> request) {
+            try {
+                if (!permits.tryAcquire(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS)) {
+                    return CompletableFuture.failedFuture(new TimeoutException(
+                            "Fluss did not answer the refresh's earlier requests in time to send this one"));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return CompletableFuture.failedFuture(e);
+            }
+            CompletableFuture<T> sent;
+            try {
+                sent = request.get();
+            } catch (RuntimeException e) {
+                permits.release();
+                return CompletableFuture.failedFuture(e);
+            }
+            return sent.whenComplete((answer, error) -> permits.release());
+        }
     }
 
     /** A failed observation, with the remote call's own error rather than the wrapper of its future. */

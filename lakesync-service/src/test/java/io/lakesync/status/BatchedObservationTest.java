@@ -44,6 +44,7 @@ import org.junit.jupiter.api.Test;
 class BatchedObservationTest extends TieringTestBase {
 
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(20);
+    private static final TablePath MISSING = TablePath.of("fluss", "batched_never_created");
 
     private final ExecutorService pool = Executors.newFixedThreadPool(4);
 
@@ -82,7 +83,7 @@ class BatchedObservationTest extends TieringTestBase {
         createTable(idle, idTable(3, "1min"));
         TablePath off = TablePath.of("fluss", "batched_off");
         createTable(off, withoutLake());
-        TablePath missing = TablePath.of("fluss", "batched_never_created");
+        TablePath missing = MISSING;
 
         List<TablePath> tables = new ArrayList<>(pending);
         tables.addAll(List.of(idle, off, missing));
@@ -159,7 +160,8 @@ class BatchedObservationTest extends TieringTestBase {
             try {
                 observed.put(tables.get(i), futures.get(i).get());
             } catch (ExecutionException e) {
-                assertThat(e.getCause()).as(tables.get(i).toString()).hasMessageContaining("does not exist");
+                assertThat(tables.get(i)).as("fails alone: %s", e.getCause()).isEqualTo(MISSING);
+                assertThat(e.getCause()).isInstanceOf(TableNotExistException.class);
             }
         }
         return observed;

@@ -64,11 +64,16 @@ public final class BucketHeads {
 
     private BucketHeads() {}
 
+    /** The metadata (and tablet server gateways) of a Fluss connection; of its current one when it reconnects. */
+    public static MetadataUpdater metadataOf(Connection connection) {
+        Connection current = connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
+        return ((FlussConnection) current).getMetadataUpdater();
+    }
+
     /** Reads the heads of the asked buckets; every asked bucket has a head in the result. */
     public static Map<TableBucket, Head> read(Connection connection, List<Ask> asks, Deadline deadline)
             throws InterruptedException {
-        Connection current = connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
-        MetadataUpdater metadata = ((FlussConnection) current).getMetadataUpdater();
+        MetadataUpdater metadata = metadataOf(connection);
         Map<TableBucket, Head> heads = new HashMap<>();
         List<Ask> unknownLeader = asks.stream().filter(a -> metadata.getCluster().leaderFor(a.bucket()) == null).toList();
         refreshMetadata(metadata, unknownLeader, deadline);
