@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  * round trips per table:
  *
  * <pre>
- *   every table's info and readable lake snapshot ── all requests in flight at once (coordinator)
- *          │ (partitions of partitioned tables, likewise)
+ *   every table's info ── one metadata request for all tables
+ *          ▼
+ *   every lake table's readable lake snapshot (and partitions) ── one request per table, {@value #IN_FLIGHT} in flight
  *          ▼
  *   every bucket's end offset, and the append time of its first untiered record where not known yet
  *          ── one fetch per tablet server for all buckets ({@link BucketHeads})
