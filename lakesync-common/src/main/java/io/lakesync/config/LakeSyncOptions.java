@@ -155,7 +155,7 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofSeconds(10))
                     .withDescription(
                             "Longest a status refresh waits for Fluss or the lake on one call (listing the "
-                                    + "tables, observing one table), and one check of the service's Fluss "
+                                    + "tables, observing all tables), and one check of the service's Fluss "
                                     + "connection for servers that moved. A table that could not be observed in "
                                     + "time keeps its last figures, marked stale, with the error as its reason.");
 
@@ -312,10 +312,11 @@ public final class LakeSyncOptions {
                     .intType()
                     .defaultValue(8)
                     .withDescription(
-                            "How many tables a status refresh observes at the same time. A table with pending "
-                                    + "records may take a few seconds to observe (its oldest pending record is read "
-                                    + "from Fluss), so a refresh of many tables needs several at once to end within "
-                                    + "'status.refresh-interval'.");
+                            "How many reads a status refresh runs at the same time that it cannot batch: when "
+                                    + "Paimon committed a new lake snapshot (read once per snapshot), and a table "
+                                    + "whose oldest pending record is not in the tablet server's local log (read "
+                                    + "with a log scanner). All else of all tables is read together: one log fetch "
+                                    + "per tablet server.");
     // --- Lake maintenance (io.lakesync.tiering.maintenance): service defaults; a table overrides any of the
     // 'maintenance.*' ones with the custom property 'lakesync.<key>', e.g. 'lakesync.maintenance.enabled'.
 

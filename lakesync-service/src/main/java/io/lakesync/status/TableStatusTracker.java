@@ -1,6 +1,5 @@
 package io.lakesync.status;
 
-import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.FailureKind;
 import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.RemoteErrors;
@@ -29,8 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -44,13 +41,13 @@ import org.slf4j.LoggerFactory;
  * combined with what the cluster says, re-read every refresh. Logs one line per state change, keeps a short
  * history per table for charts, and hands every refresh to its subscribers (metrics, alerts).
  *
- * <p>A refresh never hangs: listing the tables, probing the lake and observing each table may each take at most
- * {@code status.call-timeout}; tables are observed in parallel on a bounded pool ({@code
- * status.refresh-parallelism}), and once a table's observation ran out of time the tables not yet started are not
- * tried in that refresh, so a refresh ends within about three call timeouts. A table it could not observe (Fluss or
- * the lake did not answer, an earlier table ran out of time, the observation failed) stays listed
- * with its last observed figures marked stale and the error as its reason, and turns UNKNOWN as {@link TableState}
- * draws it; a table disappears only when Fluss lists the tables without it (dropped).
+ * <p>A refresh never hangs: listing the tables, probing the lake and observing the tables may each take at most
+ * {@code status.call-timeout}. The observer reads the tables together ({@link TableObserver#observeAll}), with the
+ * reads it cannot batch on a bounded pool ({@code status.refresh-parallelism}), so a refresh ends within about three
+ * call timeouts. A table it could not observe (Fluss or the lake did not answer, an earlier table ran out of time,
+ * the observation failed) stays listed with its last observed figures marked stale and the error as its reason, and
+ * turns UNKNOWN as {@link TableState} draws it; a table disappears only when Fluss lists the tables without it
+ * (dropped).
  *
  * <p>What the engines did with each table is kept on an {@link ActivityBoard}: with several instances on one
  * shared state, each round's outcome is added to the table's shared totals by the instance that ran it, and every
@@ -162,7 +159,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         }
         Set<String> onBoard = readBoard();
         boolean enabled = serviceEnabled.getAsBoolean();
-        List<Future<TableObservation>> observations = listFailure == null ? observeAll(listed) : List.of();
+        List<? extends Future<TableObservation>> observations =
+                listFailure == null ? observer.observeAll(listed, callTimeout, observers) : List.of();
         List<TableStatus> fresh = new ArrayList<>();
         for (int i = 0; i < listed.size(); i++) {
             TablePath path = listed.get(i);
@@ -207,31 +205,6 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             }
         }
         return fresh;
-    }
-
-    /**
-     * Starts observing every table on the pool. A table not yet started once another's observation ran out of
-     * time is not tried: its future fails with the reason.
-     */
-    private List<Future<TableObservation>> observeAll(List<TablePath> tables) {
-        AtomicReference<String> timedOut = new AtomicReference<>();
-        List<Future<TableObservation>> futures = new ArrayList<>(tables.size());
-        for (TablePath path : tables) {
-            futures.add(observers.submit(() -> {
-                String earlier = timedOut.get();
-                if (earlier != null) {
-                    throw new IllegalStateException("not tried in this refresh after an earlier table's observation "
-                            + "ran out of time ('" + LakeSyncOptions.STATUS_CALL_TIMEOUT.key() + "'): " + earlier);
-                }
-                try {
-                    return observer.observe(path, Deadline.in(callTimeout));
-                } catch (TimeoutException e) {
-                    timedOut.compareAndSet(null, RemoteErrors.describe(e));
-                    throw e;
-                }
-            }));
-        }
-        return futures;
     }
 
     private static TableObservation awaitObservation(Future<TableObservation> observation) throws Exception {

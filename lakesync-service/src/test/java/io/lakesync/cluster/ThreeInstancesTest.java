@@ -37,9 +37,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Three lakesync services in JVMs of their own on one PostgreSQL state and one Fluss cluster behave as one
- * service: they list each other, agree on every table's status (a failing one too), evaluate alerts on one
- * elected instance (one webhook per transition, across a kill of that instance), follow the switch turned through
- * any of them, and a killed instance's tables move to the others with every row in the lake exactly once.
+ * service: they list each other, all three follow the switch turned off through one of them and on through another,
+ * agree on every table's status (a failing one too), evaluate alerts on one elected instance (one webhook per
+ * transition, across a kill of that instance), and a killed instance's tables move to the others with every row in
+ * the lake exactly once.
  */
 class ThreeInstancesTest extends TieringTestBase {
 
@@ -75,19 +76,6 @@ class ThreeInstancesTest extends TieringTestBase {
 
     @Test
     void threeInstancesBehaveAsOneService() throws Exception {
-        for (TablePath path : BUSY) {
-            createTable(path, idTable(2, "1s"));
-            write(path, 500);
-        }
-        createTable(BROKEN, idTable(1, "1s"));
-        append(BROKEN, ids(0, 10));
-        lake.catalog().alterTable(Identifier.create(BROKEN.getDatabaseName(), BROKEN.getTableName()),
-                SchemaChange.addColumn("sneaky", org.apache.paimon.types.DataTypes.INT(), null,
-                        SchemaChange.Move.before("sneaky", "__bucket")), false);
-        // A freshness of an hour keeps its records pending (the alert fires) until the test shortens it.
-        createTable(ALARM, idTable(1, "1h"));
-        append(ALARM, ids(0, 300));
-
         String stateUrl = postgres.newDatabase();
         try (WebhookReceiver webhook = new WebhookReceiver()) {
             for (String id : List.of("a", "b", "c")) {
@@ -98,9 +86,42 @@ class ThreeInstancesTest extends TieringTestBase {
             }
 
             // 1. Membership: every instance lists all three alive, and the same single leader.
+            awaitOneLeader(Set.of("a", "b", "c"));
+
+            // 2. The switch, all three alive: off through one instance stops the engines of all three (no table has
+            //    lake sync on yet, as turning it off requires) ...
+            assertThat(post("a", "/api/v1/service/disable").statusCode()).isEqualTo(200);
+            awaitLogOnAll("lakesync service switched off", SWITCH_WITHIN);
+            // ... so tables made while it is off, with a freshness of 1 s and records pending, are not tiered; and
+            // the broken table gets no round before its lake schema is changed behind Fluss's back.
+            for (TablePath path : BUSY) {
+                createTable(path, idTable(2, "1s"));
+                write(path, 500);
+            }
+            createTable(BROKEN, idTable(1, "1s"));
+            append(BROKEN, ids(0, 10));
+            lake.catalog().alterTable(Identifier.create(BROKEN.getDatabaseName(), BROKEN.getTableName()),
+                    SchemaChange.addColumn("sneaky", org.apache.paimon.types.DataTypes.INT(), null,
+                            SchemaChange.Move.before("sneaky", "__bucket")), false);
+            // A freshness of an hour keeps its records pending (the alert fires) until the test shortens it.
+            createTable(ALARM, idTable(1, "1h"));
+            append(ALARM, ids(0, 300));
+            eventually(WAIT, () -> {
+                for (String id : processes.keySet()) {
+                    JsonNode busy = get(id, "/api/v1/tables/fluss/cl_t0");
+                    assertThat(busy.get("pendingRecords").asLong()).as("on " + id).isEqualTo(500);
+                    assertThat(busy.get("reason").asText()).contains("switched off");
+                }
+            });
+            for (TablePath path : BUSY) {
+                assertThat(lakeIds(path)).as("nothing tiered while switched off: " + path).isEmpty();
+            }
+            // ... and on through another restarts them all.
+            assertThat(post("b", "/api/v1/service/enable").statusCode()).isEqualTo(200);
+            awaitLogOnAll("lakesync service switched on", SWITCH_WITHIN);
             String leader = awaitOneLeader(Set.of("a", "b", "c"));
 
-            // 2. One truth per table: all three show the broken table blocked with the same failures and error.
+            // 3. One truth per table: all three show the broken table blocked with the same failures and error.
             eventually(WAIT, () -> {
                 Set<String> views = new HashSet<>();
                 for (String id : processes.keySet()) {
@@ -116,7 +137,7 @@ class ThreeInstancesTest extends TieringTestBase {
                 assertThat(views).as("one view of the failing table on every instance").hasSize(1);
             });
 
-            // 3. Alerts: evaluated on the leader only, one webhook for FIRING ...
+            // 4. Alerts: evaluated on the leader only, one webhook for FIRING ...
             put("a", "/api/v1/alerts/channels/hook", Map.of("type", "webhook", "url", webhook.url().toString()));
             put("b", "/api/v1/alerts/rules/backlog", Map.of("metric", "pendingRecords", "comparison", ">",
                     "threshold", "100", "for", "0s", "tables", ALARM.toString(), "channels", List.of("hook")));
@@ -154,7 +175,7 @@ class ThreeInstancesTest extends TieringTestBase {
             JsonNode events = get(successor, "/api/v1/alerts/events?rule=backlog");
             assertThat(events.findValuesAsText("state")).containsExactlyInAnyOrder("FIRING", "RESOLVED");
 
-            // 4. Every row of the busy tables exactly once, the dead instance's tables synced by the others long
+            // 5. Every row of the busy tables exactly once, the dead instance's tables synced by the others long
             //    before the coordinator's own 2-minute timeout would have freed them.
             for (TablePath path : BUSY) {
                 eventually(Duration.ofSeconds(60), () -> assertThat(lakeIds(path)).hasSize(written.get(path).intValue()));
@@ -163,22 +184,6 @@ class ThreeInstancesTest extends TieringTestBase {
                 assertThat(ids).as(path.toString()).allSatisfy(id -> assertThat(id).isBetween(0L, written.get(path) - 1));
             }
             assertThat(webhook.drain()).as("no further notifications").isEmpty();
-
-            // 5. The switch: off through one instance stops the engines of all; on through another restarts them.
-            // (Fluss refuses any ALTER of the broken table while its lake schema differs; it is dropped instead.)
-            admin.dropTable(BROKEN, false).get();
-            for (TablePath path : List.of(BUSY.get(0), BUSY.get(1), BUSY.get(2), ALARM)) {
-                admin.alterTable(path, List.of(TableChange.set("table.datalake.enabled", "false")), false).get();
-            }
-            List<String> survivors = new ArrayList<>(alive);
-            assertThat(post(survivors.get(0), "/api/v1/service/disable").statusCode()).isEqualTo(200);
-            for (String id : survivors) {
-                awaitLog(id, "lakesync service switched off", SWITCH_WITHIN);
-            }
-            assertThat(post(survivors.get(1), "/api/v1/service/enable").statusCode()).isEqualTo(200);
-            for (String id : survivors) {
-                awaitLog(id, "lakesync service switched on", SWITCH_WITHIN);
-            }
         }
     }
 
@@ -214,6 +219,15 @@ class ThreeInstancesTest extends TieringTestBase {
 
     private void awaitLog(String id, String line, Duration timeout) throws Exception {
         eventually(timeout, () -> assertThat(logOf(id)).contains(line));
+    }
+
+    /** Waits until every running instance logged {@code line}, all within one {@code timeout}. */
+    private void awaitLogOnAll(String line, Duration timeout) throws Exception {
+        eventually(timeout, () -> {
+            for (String id : processes.keySet()) {
+                assertThat(logOf(id)).as("instance " + id).contains(line);
+            }
+        });
     }
 
     private String logOf(String id) throws Exception {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.tiering.columnar.BucketHeads;
+import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.connection.SilentServer;
 import io.lakesync.tiering.lake.LakeTables;
@@ -18,6 +20,7 @@ import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.GenericRow;
@@ -81,6 +84,15 @@ class StatusDeadlineTest {
                             .contains("did not answer within 2000 ms");
                 });
                 assertThat(tracker.problems()).anySatisfy(problem -> assertThat(problem).startsWith("Cannot reach Fluss since"));
+
+                // The one log fetch of a refresh: the silent tablet server fails its buckets in time.
+                TableBucket bucket = new TableBucket(statuses.get(0).tableId(), 0);
+                long fetchStarted = System.nanoTime();
+                BucketHeads.Head head = BucketHeads.read(connection, List.of(new BucketHeads.Ask(EVENTS, bucket, 0, true)),
+                        Deadline.in(CALL_TIMEOUT)).get(bucket);
+                assertThat(Duration.ofNanos(System.nanoTime() - fetchStarted)).isLessThan(CALL_TIMEOUT.plus(SLACK));
+                assertThat(head.error()).contains("did not answer within 2000 ms");
+                assertThat(head.highWatermark()).isEqualTo(-1);
             }
         }
     }

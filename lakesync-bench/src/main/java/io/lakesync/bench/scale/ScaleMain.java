@@ -53,6 +53,8 @@ import picocli.CommandLine.Spec;
 public final class ScaleMain implements Callable<Integer> {
 
     private static final long SAMPLE_MILLIS = 5000;
+    /** Tables sampled at once (two requests each). */
+    private static final int SAMPLE_WINDOW = 16;
 
     @Spec CommandSpec spec;
 
@@ -214,22 +216,27 @@ public final class ScaleMain implements Callable<Integer> {
         return value instanceof Number n ? n.longValue() : 0;
     }
 
-    /** One lag sample of every table: all offset requests at once, then wait for them. */
+    /**
+     * One lag sample of every table, {@link #SAMPLE_WINDOW} tables' offset requests at a time: all 2,000 at once
+     * make the tablet server pause the connection (backpressure), which stalled the writer and the status refresh.
+     */
     private static void sample(BenchCluster cluster, List<TablePath> paths, Map<TablePath, LagTracker> lags,
             boolean counted) {
         long now = System.currentTimeMillis();
-        List<CompletableFuture<Void>> pending = new ArrayList<>();
-        for (TablePath path : paths) {
-            pending.add(cluster.endOffsets(path, 1).thenCombine(cluster.lakeOffsets(path), (ends, lake) -> {
-                synchronized (lags) {
-                    LagTracker lag = lags.get(path);
-                    lag.observe(0, now, ends.getOrDefault(0, 0L), lake.getOrDefault(0, 0L));
-                    lag.endSample(counted);
-                }
-                return null;
-            }));
+        for (int from = 0; from < paths.size(); from += SAMPLE_WINDOW) {
+            List<CompletableFuture<Void>> pending = new ArrayList<>();
+            for (TablePath path : paths.subList(from, Math.min(paths.size(), from + SAMPLE_WINDOW))) {
+                pending.add(cluster.endOffsets(path, 1).thenCombine(cluster.lakeOffsets(path), (ends, lake) -> {
+                    synchronized (lags) {
+                        LagTracker lag = lags.get(path);
+                        lag.observe(0, now, ends.getOrDefault(0, 0L), lake.getOrDefault(0, 0L));
+                        lag.endSample(counted);
+                    }
+                    return null;
+                }));
+            }
+            CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).join();
         }
-        CompletableFuture.allOf(pending.toArray(new CompletableFuture[0])).join();
     }
 
     /**

@@ -43,6 +43,11 @@ public final class Deadline {
         return System.nanoTime() >= endNanos;
     }
 
+    /** The time left, zero once expired. */
+    public Duration remaining() {
+        return Duration.ofNanos(Math.max(0, endNanos - System.nanoTime()));
+    }
+
     /**
      * Waits for {@code future} until the deadline.
      *
