@@ -37,7 +37,9 @@ final class ColumnStatistics {
                     BinaryString.fromString(((BinaryStatistics) stats).minAsString()),
                     BinaryString.fromString(((BinaryStatistics) stats).maxAsString()),
                     nulls);
-            case BOOLEAN, BIGINT, FLOAT, DOUBLE -> new SimpleColStats(min, max, nulls);
+            case BOOLEAN, BIGINT -> new SimpleColStats(min, max, nulls);
+            case FLOAT -> floating(((Float) min).doubleValue(), ((Float) max).doubleValue(), nulls, true);
+            case DOUBLE -> floating((Double) min, (Double) max, nulls, false);
             case TINYINT -> new SimpleColStats((byte) (int) (Integer) min, (byte) (int) (Integer) max, nulls);
             case SMALLINT -> new SimpleColStats((short) (int) (Integer) min, (short) (int) (Integer) max, nulls);
             case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE -> new SimpleColStats(min, max, nulls);
@@ -48,6 +50,21 @@ final class ColumnStatistics {
             default -> new SimpleColStats(null, null, nulls);
         };
         return mode.convert(paimon);
+    }
+
+    /**
+     * Floating-point bounds as Parquet's reader hands them out of a footer: none when one is NaN, and a zero
+     * bound widened to both zeros (min -0.0, max +0.0).
+     */
+    private static SimpleColStats floating(double min, double max, long nulls, boolean single) {
+        if (Double.isNaN(min) || Double.isNaN(max)) {
+            return new SimpleColStats(null, null, nulls);
+        }
+        double low = Double.compare(min, 0.0) == 0 ? -0.0 : min;
+        double high = Double.compare(max, -0.0) == 0 ? 0.0 : max;
+        return single
+                ? new SimpleColStats((float) low, (float) high, nulls)
+                : new SimpleColStats(low, high, nulls);
     }
 
     private static boolean tooLargeForFooter(Statistics<?> stats) {

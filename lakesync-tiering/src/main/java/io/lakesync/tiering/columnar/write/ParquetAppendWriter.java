@@ -68,7 +68,10 @@ public final class ParquetAppendWriter implements LakeWriter {
     private final SimpleColStatsCollector.Factory[] statsModes;
     private final SimpleStatsConverter statsConverter;
     private final boolean bucketUnaware;
-    private final Map<TableBucket, BucketFiles> buckets = new HashMap<>();
+    /** The files of each Paimon (partition, bucket), as Paimon keeps one writer per pair. */
+    private final Map<Pair<BinaryRow, Integer>, BucketFiles> files = new HashMap<>();
+    /** Where each Fluss bucket's records go (several share Paimon bucket 0 in a bucket-unaware table). */
+    private final Map<TableBucket, BucketFiles> targets = new HashMap<>();
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
     public ParquetAppendWriter(FileStoreTable table) {
@@ -142,29 +145,41 @@ public final class ParquetAppendWriter implements LakeWriter {
 
     @Override
     public void write(TableBucket bucket, LogRecord record) throws Exception {
-        BucketFiles files = buckets.get(bucket);
-        if (files == null) {
-            files = new BucketFiles(bucket, record);
-            buckets.put(bucket, files);
+        BucketFiles target = targets.get(bucket);
+        if (target == null) {
+            target = target(bucket, record);
+            targets.put(bucket, target);
         }
-        files.write(record);
+        target.write(record, bucket.getBucket());
+    }
+
+    private BucketFiles target(TableBucket bucket, LogRecord first) {
+        FlussRecordAsPaimonRow row = new FlussRecordAsPaimonRow(bucket.getBucket(), rowType);
+        row.setFlussRecord(first);
+        RowKeyExtractor keys = table.createRowKeyExtractor();
+        keys.setRecord(row);
+        // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
+        BinaryRow partition = keys.partition().copy();
+        // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
+        int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
+        return files.computeIfAbsent(Pair.of(partition, paimonBucket), k -> new BucketFiles(partition, paimonBucket));
     }
 
     @Override
     public List<CommitMessage> complete() throws Exception {
         List<CommitMessage> messages = new ArrayList<>();
-        for (BucketFiles files : buckets.values()) {
-            files.roll();
+        for (BucketFiles bucketFiles : files.values()) {
+            bucketFiles.roll();
         }
-        for (BucketFiles files : buckets.values()) {
-            if (!files.finished.isEmpty()) {
+        for (BucketFiles bucketFiles : files.values()) {
+            if (!bucketFiles.finished.isEmpty()) {
                 messages.add(new CommitMessageImpl(
-                        files.partition,
-                        files.paimonBucket,
+                        bucketFiles.partition,
+                        bucketFiles.paimonBucket,
                         table.coreOptions().bucket(),
-                        new DataIncrement(new ArrayList<>(files.finished), List.of(), List.of()),
+                        new DataIncrement(new ArrayList<>(bucketFiles.finished), List.of(), List.of()),
                         new CompactIncrement(List.of(), List.of(), List.of())));
-                files.finished.clear();
+                bucketFiles.finished.clear();
             }
         }
         return messages;
@@ -178,18 +193,18 @@ public final class ParquetAppendWriter implements LakeWriter {
     @Override
     public void close() {
         try {
-            for (BucketFiles files : buckets.values()) {
-                files.abort();
+            for (BucketFiles bucketFiles : files.values()) {
+                bucketFiles.abort();
             }
-            buckets.clear();
+            files.clear();
+            targets.clear();
         } finally {
             codecs.release();
         }
     }
 
-    /** The data files of one Fluss bucket: the one being written and those finished but not handed over. */
+    /** The data files of one Paimon bucket: the one being written and those finished but not handed over. */
     private final class BucketFiles {
-        final int flussBucket;
         final BinaryRow partition;
         final int paimonBucket;
         final DataFilePathFactory paths;
@@ -198,16 +213,9 @@ public final class ParquetAppendWriter implements LakeWriter {
         @Nullable ParquetDataFile current;
         long currentMinSequence;
 
-        BucketFiles(TableBucket bucket, LogRecord first) {
-            this.flussBucket = bucket.getBucket();
-            FlussRecordAsPaimonRow row = new FlussRecordAsPaimonRow(flussBucket, rowType);
-            row.setFlussRecord(first);
-            RowKeyExtractor keys = table.createRowKeyExtractor();
-            keys.setRecord(row);
-            // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
-            this.partition = keys.partition().copy();
-            // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
-            this.paimonBucket = bucketUnaware ? 0 : flussBucket;
+        BucketFiles(BinaryRow partition, int paimonBucket) {
+            this.partition = partition;
+            this.paimonBucket = paimonBucket;
             this.paths = table.store().pathFactory().createDataFilePathFactory(partition, paimonBucket);
             this.nextSequence = bucketUnaware ? 0 : restoredMaxSequence() + 1;
         }
@@ -229,7 +237,7 @@ public final class ParquetAppendWriter implements LakeWriter {
             return DataFileMeta.getMaxSequenceNumber(files);
         }
 
-        void write(LogRecord record) throws IOException {
+        void write(LogRecord record, int flussBucket) throws IOException {
             if (current == null) {
                 current = new ParquetDataFile(
                         table.fileIO(), paths.newPath(), schema, encoders, timestampMicros, settings, compressor);
