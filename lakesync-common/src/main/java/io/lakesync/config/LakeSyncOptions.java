@@ -125,6 +125,18 @@ public final class LakeSyncOptions {
                                     + "Primary-key tables, logs in remote storage and what the columnar reader "
                                     + "cannot decode are read by the row reader, per bucket.");
 
+    // Columnar write (issue 13): log tables' Parquet data files written column by column.
+    public static final ConfigOption<Boolean> TIERING_COLUMNAR_WRITE =
+            key("tiering.columnar-write")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Write the Parquet data files of log tables straight into Parquet's column writers, "
+                                    + "with the file statistics and metadata built as the files are written, "
+                                    + "instead of through Paimon's row writer. Primary-key tables, other file "
+                                    + "formats, nested columns and timestamps above precision 6 keep the row "
+                                    + "writer, per table.");
+
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
             key("tiering.blocked-recheck-interval")
                     .durationType()

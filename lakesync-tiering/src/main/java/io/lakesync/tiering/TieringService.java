@@ -58,6 +58,7 @@ public final class TieringService implements AutoCloseable {
     private final CapacityQuotas quotas;
     private final int bucketParallelism;
     private final boolean columnarRead;
+    private final boolean columnarWrite;
     private final Path dataDir;
     private final Path workDir;
 
@@ -84,6 +85,7 @@ public final class TieringService implements AutoCloseable {
         this.quotas = CapacityQuotas.of(config);
         this.bucketParallelism = bucketParallelism(config);
         this.columnarRead = config.get(LakeSyncOptions.TIERING_COLUMNAR_READ);
+        this.columnarWrite = config.get(LakeSyncOptions.TIERING_COLUMNAR_WRITE);
         this.dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath();
         this.workDir = dataDir.resolve("tiering");
     }
@@ -205,6 +207,7 @@ public final class TieringService implements AutoCloseable {
                 bucketParallelism,
                 settings.idleReadTimeout(),
                 columnarRead,
+                columnarWrite,
                 ioTmpDir,
                 clock,
                 hooks);

@@ -23,11 +23,11 @@ import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 /**
- * The columnar read path against the row path, on one cluster: the same rows (every column type the
+ * The columnar read and write paths against the row paths, on one cluster: the same rows (every column type the
  * benchmark and the demo use, with nulls) appended into two log tables, one tiered with
- * {@code tiering.columnar-read} on, one with it off, in two rounds each (the second starting mid-log). Paimon's
- * reader must return exactly the same rows, with the same {@code __bucket} and {@code __offset}, and the columnar
- * rounds must have read every bucket columnar.
+ * {@code tiering.columnar-read} and {@code tiering.columnar-write} on, one with both off, in two rounds each (the
+ * second starting mid-log). Paimon's reader must return exactly the same rows, with the same {@code __bucket} and
+ * {@code __offset}, and the columnar rounds must have read and written every bucket columnar.
  */
 class ColumnarReadTest extends TieringTestBase {
 
@@ -68,7 +68,8 @@ class ColumnarReadTest extends TieringTestBase {
         };
         String instance = "columnar-" + columnarRead;
         try (TieringService service = new TieringService(
-                serviceConfig(instance, Map.of("tiering.columnar-read", columnarRead)),
+                serviceConfig(
+                        instance, Map.of("tiering.columnar-read", columnarRead, "tiering.columnar-write", columnarRead)),
                 listener,
                 RoundHooks.NONE,
                 Clock.systemUTC())) {
@@ -85,6 +86,7 @@ class ColumnarReadTest extends TieringTestBase {
                 .toList();
         assertThat(buckets).isNotEmpty();
         assertThat(buckets).allSatisfy(b -> assertThat(b.columnar()).isEqualTo(Boolean.parseBoolean(columnarRead)));
+        assertThat(buckets).allSatisfy(b -> assertThat(b.columnarWrite()).isEqualTo(Boolean.parseBoolean(columnarRead)));
         assertThat(buckets.stream().anyMatch(b -> b.range().logStartOffset() > 0))
                 .as("a round started mid-log")
                 .isTrue();

@@ -8,14 +8,17 @@ public enum Contender {
     A("A", true, "Fluss's Flink tiering job (LakeTieringJobBuilder, fluss-flink-1.20 0.9.1, Flink 1.20 local "
             + "MiniCluster, parallelism = cores), best settings: table poll interval 500 ms"),
     B("B", true, "lakesync's native tiering engine (TieringService), default settings"),
-    B_ROW("B-row", true, "the same engine with the columnar reader off (tiering.columnar-read=false): "
-            + "the Fluss LogScanner, a row copied per record"),
+    B_ROW("B-row", true, "the same engine with the columnar reader and writer off (tiering.columnar-read=false, "
+            + "tiering.columnar-write=false): the Fluss LogScanner, a row copied per record, Paimon's row writer"),
+    B_ROW_WRITE("B-row-write", true, "the same engine with only the columnar writer off "
+            + "(tiering.columnar-write=false): Arrow batches read columnar, written by Paimon's row writer"),
     A_DEFAULT("A-default", true, "the same Flink job with its default settings (table poll interval 30 s)"),
     READ_BOUND("read-bound", false, "Fluss read alone: scan the same offsets (KV snapshot + log), discard"),
     WRITE_BOUND("write-bound", false, "Paimon write alone: the same rows from memory into a scratch table of "
             + "the same layout"),
-    FORMAT_BOUND("parquet-from-memory", false, "the table's file format writer alone (Parquet, zstd as the "
-            + "table says): the same rows from memory encoded into one file per writer, no table layer, no commit");
+    FORMAT_BOUND("parquet-from-memory", false, "the table's file format alone (Parquet, zstd as the table says), "
+            + "by the fastest encoder found (log tables: lakesync's column writers; else Paimon's format writer): the "
+            + "same rows from memory encoded into data files, no manifests, no commit");
 
     private final String label;
     private final boolean tiering;

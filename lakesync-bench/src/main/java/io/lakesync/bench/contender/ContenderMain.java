@@ -83,7 +83,14 @@ public final class ContenderMain {
                     args.lakeOptions(),
                     workDir,
                     stageReporter(args, protocol),
-                    Map.of(LakeSyncOptions.TIERING_COLUMNAR_READ.key(), "false"));
+                    Map.of(LakeSyncOptions.TIERING_COLUMNAR_READ.key(), "false",
+                            LakeSyncOptions.TIERING_COLUMNAR_WRITE.key(), "false"));
+            case B_ROW_WRITE -> new LakesyncTieringEngine(
+                    bootstrap,
+                    args.lakeOptions(),
+                    workDir,
+                    stageReporter(args, protocol),
+                    Map.of(LakeSyncOptions.TIERING_COLUMNAR_WRITE.key(), "false"));
             default -> throw new IllegalArgumentException(contender.label() + " is not a tiering engine");
         };
     }

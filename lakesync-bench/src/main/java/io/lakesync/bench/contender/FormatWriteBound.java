@@ -5,6 +5,7 @@ import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.DataSpec;
 import io.lakesync.bench.data.LogData;
 import io.lakesync.bench.data.PkState;
+import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.record.ChangeType;
+import org.apache.fluss.record.GenericRecord;
+import org.apache.fluss.row.GenericRow;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.format.FileFormat;
@@ -21,15 +26,20 @@ import org.apache.paimon.format.FormatWriter;
 import org.apache.paimon.format.FormatWriterFactory;
 import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.types.RowKind;
 
 /**
- * The floor below any Paimon table write: the rows a tiering writes, generated in this process, encoded by the
- * lake table's own file format writer (its {@code file.format} and {@code file.compression}) straight into
- * local files, without Paimon's table layer (no rolling, statistics, manifests or commit). Log tables: one
- * writer per core, each taking every n-th row; a primary-key table: its changelog in order, by one writer (no
- * sort, no merge); several tables: one file per table, one task per core at a time.
+ * The floor below any Paimon table write: the rows a tiering writes, generated in this process, encoded in the
+ * lake table's own file format (its {@code file.format} and {@code file.compression}) by the fastest encoder
+ * found, without manifests or commit. A log table lakesync writes columnar: its column writers
+ * ({@link ParquetAppendWriter}, files deleted afterwards), one writer per core, each taking every n-th row.
+ * Otherwise Paimon's format writer straight into local files (no rolling, statistics, manifests or commit): a
+ * primary-key table's changelog in order, by one writer (no sort, no merge); several tables: one file per
+ * table, one task per core at a time.
  */
 final class FormatWriteBound implements Bound {
 
@@ -84,6 +94,9 @@ final class FormatWriteBound implements Bound {
     }
 
     private Void writeLog(FileStoreTable table, DataSpec spec, int first, int step, String name) throws Exception {
+        if (ParquetAppendWriter.unsupportedReason(table) == null) {
+            return writeLogColumnar(table, spec, first, step);
+        }
         long now = System.currentTimeMillis();
         try (FileOut out = open(table, name)) {
             for (long i = first; i < spec.rows(); i += step) {
@@ -93,6 +106,28 @@ final class FormatWriteBound implements Bound {
                         BenchSchema.toPaimon(LogData.row(spec.seed(), i), RowKind.INSERT, bucket, offset, now));
                 rowsWritten.increment();
             }
+        }
+        return null;
+    }
+
+    private Void writeLogColumnar(FileStoreTable table, DataSpec spec, int first, int step) throws Exception {
+        long now = System.currentTimeMillis();
+        List<CommitMessage> written;
+        try (ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
+            for (long i = first; i < spec.rows(); i += step) {
+                int bucket = (int) (i % spec.buckets());
+                long offset = i / spec.buckets();
+                GenericRow row = BenchSchema.toFluss(LogData.row(spec.seed(), i));
+                writer.write(new TableBucket(0, bucket), new GenericRecord(offset, now, ChangeType.APPEND_ONLY, row));
+                rowsWritten.increment();
+            }
+            written = writer.complete();
+        }
+        for (CommitMessage message : written) {
+            CommitMessageImpl files = (CommitMessageImpl) message;
+            DataFilePathFactory paths =
+                    table.store().pathFactory().createDataFilePathFactory(files.partition(), files.bucket());
+            files.newFilesIncrement().newFiles().forEach(f -> table.fileIO().deleteQuietly(paths.toPath(f)));
         }
         return null;
     }

@@ -31,7 +31,7 @@ import org.apache.paimon.types.RowType;
  * under {@code ioTmpDir} when full) instead of one buffer per bucket. Rows go straight to Paimon's file store
  * writer with the partition worked out once per bucket, not per row. Not thread-safe.
  */
-public final class LakeTableWriter implements AutoCloseable {
+public final class LakeTableWriter implements LakeWriter {
 
     private final TableWriteImpl<?> tableWrite;
     private final IOManager ioManager;
@@ -54,7 +54,7 @@ public final class LakeTableWriter implements AutoCloseable {
         this.keyExtractor = writeTable.primaryKeys().isEmpty() ? null : writeTable.createRowKeyExtractor();
     }
 
-    /** Writes one record of Fluss bucket {@code bucket}. */
+    @Override
     @SuppressWarnings("unchecked")
     public void write(TableBucket bucket, LogRecord record) throws Exception {
         Target target = targets.get(bucket);
@@ -87,9 +87,14 @@ public final class LakeTableWriter implements AutoCloseable {
         return recordsWritten;
     }
 
-    /** Flushes everything written so far into data files and returns their commit messages. */
+    @Override
     public List<CommitMessage> complete() throws Exception {
         return tableWrite.prepareCommit();
+    }
+
+    @Override
+    public boolean columnar() {
+        return false;
     }
 
     @Override

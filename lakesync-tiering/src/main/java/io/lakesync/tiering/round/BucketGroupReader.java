@@ -2,7 +2,7 @@ package io.lakesync.tiering.round;
 
 import io.lakesync.tiering.columnar.ArrowLogReader;
 import io.lakesync.tiering.columnar.LogPosition;
-import io.lakesync.tiering.lake.LakeTableWriter;
+import io.lakesync.tiering.lake.LakeWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ import org.apache.fluss.utils.CloseableIterator;
 import org.apache.paimon.table.sink.CommitMessage;
 
 /**
- * Reads a group of buckets of one table from Fluss and writes them into one {@link LakeTableWriter}: KV
+ * Reads a group of buckets of one table from Fluss and writes them into one {@link LakeWriter}: KV
  * snapshots first, then the log of every bucket. A log table's log goes through the columnar reader
  * ({@link ArrowLogReader}: Arrow batches, no row copied per record) when {@code columnarConnection} is given;
  * what it hands back (remote segments, errors it does not cover), and every other log, goes through one log
@@ -53,7 +53,7 @@ final class BucketGroupReader {
 
     private final Table table;
     private final @Nullable Connection columnarConnection;
-    private final LakeTableWriter writer;
+    private final LakeWriter writer;
     private final RoundControl control;
     private final Map<TableBucket, Cursor> cursors = new LinkedHashMap<>();
     private boolean forceFinished;
@@ -62,7 +62,7 @@ final class BucketGroupReader {
     BucketGroupReader(
             Table table,
             @Nullable Connection columnarConnection,
-            LakeTableWriter writer,
+            LakeWriter writer,
             List<BucketRange> ranges,
             RoundControl control) {
         this.table = table;
@@ -84,7 +84,7 @@ final class BucketGroupReader {
         List<BucketProgress> progress = new ArrayList<>();
         List<BadRecordException> unreadable = new ArrayList<>();
         for (Cursor cursor : cursors.values()) {
-            progress.add(cursor.progress());
+            progress.add(cursor.progress(writer.columnar()));
             if (cursor.unreadable != null) {
                 unreadable.add(cursor.unreadable);
             }
@@ -356,9 +356,10 @@ final class BucketGroupReader {
             return advanced ? columnar.fetchOffset() : range.logStartOffset();
         }
 
-        BucketProgress progress() {
+        BucketProgress progress(boolean writtenColumnar) {
             boolean readColumnar = columnar != null && columnar.state() != LogPosition.State.HANDED_BACK;
-            return new BucketProgress(range, tieredEnd == NONE ? null : tieredEnd, maxTimestamp, records, readColumnar);
+            return new BucketProgress(
+                    range, tieredEnd == NONE ? null : tieredEnd, maxTimestamp, records, readColumnar, writtenColumnar);
         }
     }
 }

@@ -19,6 +19,7 @@ public record RoundEnvironment(
         int bucketParallelism,
         Duration idleReadTimeout,
         boolean columnarRead,
+        boolean columnarWrite,
         Path ioTmpDir,
         Clock clock,
         RoundHooks hooks) {}

@@ -1,6 +1,7 @@
 package io.lakesync.tiering.round;
 
 import io.lakesync.tiering.columnar.ArrowLogReader;
+import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
@@ -11,6 +12,7 @@ import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.lake.LakeTableWriter;
+import io.lakesync.tiering.lake.LakeWriter;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -312,13 +314,16 @@ public final class TableRound {
             split.get(i % groups).add(ranges.get(i));
         }
         List<Future<BucketGroupReader.GroupResult>> futures = new ArrayList<>();
-        List<LakeTableWriter> writers = new ArrayList<>();
+        List<LakeWriter> writers = new ArrayList<>();
         RoundControl groupsControl = control.child();
         Connection columnarConnection = columnarConnection(table.getTableInfo());
         WriteOutcome outcome = new WriteOutcome();
+        boolean columnarWrite = columnarWrite(lakeTable, autoCompaction);
         try {
             for (List<BucketRange> group : split) {
-                LakeTableWriter writer = new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
+                LakeWriter writer = columnarWrite
+                        ? new ParquetAppendWriter(lakeTable)
+                        : new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
                 BucketGroupReader reader = new BucketGroupReader(table, columnarConnection, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
@@ -350,7 +355,7 @@ public final class TableRound {
             committer.abort(outcome.messages);
             throw e;
         } finally {
-            for (LakeTableWriter writer : writers) {
+            for (LakeWriter writer : writers) {
                 try {
                     writer.close();
                 } catch (Exception e) {
@@ -358,6 +363,21 @@ public final class TableRound {
                 }
             }
         }
+    }
+
+    /** Whether the columnar writer writes the table's data files (else Paimon's row writer does). */
+    private boolean columnarWrite(FileStoreTable lakeTable, boolean autoCompaction) {
+        if (!env.columnarWrite()) {
+            return false;
+        }
+        String unsupported = autoCompaction
+                ? "table.datalake.auto-compaction is on (Paimon's writer compacts as it writes)"
+                : ParquetAppendWriter.unsupportedReason(lakeTable);
+        if (unsupported != null) {
+            LOG.debug("{}: Paimon's row writer writes the data files: {}", assignment.tablePath(), unsupported);
+            return false;
+        }
+        return true;
     }
 
     /** The connection the columnar reader reads the table's log through, or null for the row reader. */

@@ -1,0 +1,306 @@
+package io.lakesync.tiering.columnar.write;
+
+import io.lakesync.tiering.lake.LakeWriter;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.record.LogRecord;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.format.SimpleColStats;
+import org.apache.paimon.format.parquet.ParquetSchemaConverter;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataFilePathFactory;
+import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.manifest.FileSource;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.shade.org.apache.parquet.column.statistics.Statistics;
+import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.CodecFactory;
+import org.apache.paimon.shade.org.apache.parquet.schema.MessageType;
+import org.apache.paimon.shade.org.apache.parquet.schema.Type;
+import org.apache.paimon.stats.SimpleStats;
+import org.apache.paimon.stats.SimpleStatsConverter;
+import org.apache.paimon.statistics.SimpleColStatsCollector;
+import org.apache.paimon.table.BucketMode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.sink.RowKeyExtractor;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeChecks;
+import org.apache.paimon.types.DataTypeRoot;
+import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.Pair;
+import org.apache.paimon.utils.StatsCollectorFactories;
+
+/**
+ * The columnar write for Paimon append (log) tables stored as Parquet: each record's values go straight into
+ * Parquet column writers ({@link ParquetDataFile}), and this writer produces the data files and metadata that
+ * Paimon's own append writer would: file names and directories from the table's path factory, files rolled at
+ * {@code target-file-size}, sequence numbers as {@code AppendOnlyWriter} assigns them (from 0 per round in a
+ * bucket-unaware table, after the bucket's newest file otherwise), statistics per {@code metadata.stats-mode},
+ * the schema id, file source APPEND. The files are committed through the same commit messages as the row
+ * writer's. Closing the writer deletes every file it has not handed over in {@link #complete()}.
+ *
+ * <p>Which tables it serves: {@link #unsupportedReason}; any other table keeps Paimon's row writer.
+ */
+public final class ParquetAppendWriter implements LakeWriter {
+
+    /** Records between checks of the file size, as Paimon's rolling writer checks. */
+    private static final int ROLLING_CHECK_RECORDS = 1000;
+
+    private final FileStoreTable table;
+    private final RowType rowType;
+    private final MessageType schema;
+    private final ValueEncoder[] encoders;
+    private final boolean timestampMicros;
+    private final ParquetSettings settings;
+    private final CodecFactory codecs;
+    private final BytesInputCompressor compressor;
+    private final long targetFileSize;
+    private final SimpleColStatsCollector.Factory[] statsModes;
+    private final SimpleStatsConverter statsConverter;
+    private final boolean bucketUnaware;
+    /** The files of each Paimon (partition, bucket), as Paimon keeps one writer per pair. */
+    private final Map<Pair<BinaryRow, Integer>, BucketFiles> files = new HashMap<>();
+    /** Where each Fluss bucket's records go (several share Paimon bucket 0 in a bucket-unaware table). */
+    private final Map<TableBucket, BucketFiles> targets = new HashMap<>();
+
+    /** Call only when {@link #unsupportedReason} is null for the table. */
+    public ParquetAppendWriter(FileStoreTable table) {
+        this.table = table;
+        this.rowType = table.rowType();
+        this.schema = ParquetSchemaConverter.convertToParquetMessageType(rowType);
+        this.encoders = encoders(rowType, schema);
+        if (encoders == null || !systemColumnsCovered(rowType)) {
+            throw new IllegalArgumentException(unsupportedReason(table));
+        }
+        this.timestampMicros = DataTypeChecks.getPrecision(rowType.getTypeAt(rowType.getFieldCount() - 1)) > 3;
+        CoreOptions options = table.coreOptions();
+        this.settings = ParquetSettings.of(options);
+        this.codecs = new CodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
+        this.compressor = codecs.getCompressor(settings.codec());
+        this.targetFileSize = options.targetFileSize(false);
+        this.statsModes = StatsCollectorFactories.createStatsFactories(options.statsMode(), options, rowType.getFieldNames());
+        this.statsConverter = new SimpleStatsConverter(rowType, options.statsDenseStore());
+        this.bucketUnaware = table.bucketMode() == BucketMode.BUCKET_UNAWARE;
+    }
+
+    /** Why the table's data files cannot be written by this writer, or null when they can. */
+    public static @Nullable String unsupportedReason(FileStoreTable table) {
+        CoreOptions options = table.coreOptions();
+        if (!table.primaryKeys().isEmpty()) {
+            return "a primary-key table";
+        }
+        if (!"parquet".equals(options.fileFormatString())) {
+            return "file format '" + options.fileFormatString() + "' (only parquet is written columnar)";
+        }
+        if (options.rowTrackingEnabled() || options.dataEvolutionEnabled() || options.deletionVectorsEnabled()) {
+            return "row tracking, data evolution or deletion vectors are enabled";
+        }
+        String option = ParquetSettings.unsupportedOption(options.toMap());
+        if (option != null) {
+            return option + " (not reproduced by the columnar write)";
+        }
+        RowType rowType = table.rowType();
+        if (!systemColumnsCovered(rowType)
+                || encoders(rowType, ParquetSchemaConverter.convertToParquetMessageType(rowType)) == null) {
+            return "a column type the columnar write does not cover (nested, or timestamp precision above 6)";
+        }
+        return null;
+    }
+
+    /** Whether the table ends with {@code __bucket INT, __offset BIGINT, __timestamp TIMESTAMP_LTZ(3 or 6)}. */
+    private static boolean systemColumnsCovered(RowType rowType) {
+        int n = rowType.getFieldCount();
+        return n >= 3
+                && rowType.getTypeAt(n - 3).getTypeRoot() == DataTypeRoot.INTEGER
+                && rowType.getTypeAt(n - 2).getTypeRoot() == DataTypeRoot.BIGINT
+                && rowType.getTypeAt(n - 1).getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                && DataTypeChecks.getPrecision(rowType.getTypeAt(n - 1)) <= 6;
+    }
+
+    /** One encoder per business column (all but the three system columns), or null if one is not covered. */
+    private static @Nullable ValueEncoder[] encoders(RowType rowType, MessageType schema) {
+        int business = rowType.getFieldCount() - 3;
+        ValueEncoder[] encoders = new ValueEncoder[business];
+        for (int i = 0; i < business; i++) {
+            Type parquetType = schema.getType(i);
+            encoders[i] = parquetType.isPrimitive()
+                    ? ValueEncoder.of(rowType.getTypeAt(i), parquetType.asPrimitiveType())
+                    : null;
+            if (encoders[i] == null) {
+                return null;
+            }
+        }
+        return encoders;
+    }
+
+    @Override
+    public void write(TableBucket bucket, LogRecord record) throws Exception {
+        BucketFiles target = targets.get(bucket);
+        if (target == null) {
+            target = target(bucket, record);
+            targets.put(bucket, target);
+        }
+        target.write(record, bucket.getBucket());
+    }
+
+    private BucketFiles target(TableBucket bucket, LogRecord first) {
+        FlussRecordAsPaimonRow row = new FlussRecordAsPaimonRow(bucket.getBucket(), rowType);
+        row.setFlussRecord(first);
+        RowKeyExtractor keys = table.createRowKeyExtractor();
+        keys.setRecord(row);
+        // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
+        BinaryRow partition = keys.partition().copy();
+        // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
+        int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
+        return files.computeIfAbsent(Pair.of(partition, paimonBucket), k -> new BucketFiles(partition, paimonBucket));
+    }
+
+    @Override
+    public List<CommitMessage> complete() throws Exception {
+        List<CommitMessage> messages = new ArrayList<>();
+        for (BucketFiles bucketFiles : files.values()) {
+            bucketFiles.roll();
+        }
+        for (BucketFiles bucketFiles : files.values()) {
+            if (!bucketFiles.finished.isEmpty()) {
+                messages.add(new CommitMessageImpl(
+                        bucketFiles.partition,
+                        bucketFiles.paimonBucket,
+                        table.coreOptions().bucket(),
+                        new DataIncrement(new ArrayList<>(bucketFiles.finished), List.of(), List.of()),
+                        new CompactIncrement(List.of(), List.of(), List.of())));
+                bucketFiles.finished.clear();
+            }
+        }
+        return messages;
+    }
+
+    @Override
+    public boolean columnar() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (BucketFiles bucketFiles : files.values()) {
+                bucketFiles.abort();
+            }
+            files.clear();
+            targets.clear();
+        } finally {
+            codecs.release();
+        }
+    }
+
+    /** The data files of one Paimon bucket: the one being written and those finished but not handed over. */
+    private final class BucketFiles {
+        final BinaryRow partition;
+        final int paimonBucket;
+        final DataFilePathFactory paths;
+        final List<DataFileMeta> finished = new ArrayList<>();
+        long nextSequence;
+        @Nullable ParquetDataFile current;
+        long currentMinSequence;
+
+        BucketFiles(BinaryRow partition, int paimonBucket) {
+            this.partition = partition;
+            this.paimonBucket = paimonBucket;
+            this.paths = table.store().pathFactory().createDataFilePathFactory(partition, paimonBucket);
+            this.nextSequence = bucketUnaware ? 0 : restoredMaxSequence() + 1;
+        }
+
+        /** The largest sequence number among the bucket's files in the newest snapshot, as Paimon restores it. */
+        private long restoredMaxSequence() {
+            Long snapshot = table.snapshotManager().latestSnapshotId();
+            if (snapshot == null) {
+                return -1;
+            }
+            List<DataFileMeta> files = table.store().newScan()
+                    .withSnapshot(snapshot)
+                    .withPartitionBucket(partition, paimonBucket)
+                    .plan()
+                    .files()
+                    .stream()
+                    .map(ManifestEntry::file)
+                    .toList();
+            return DataFileMeta.getMaxSequenceNumber(files);
+        }
+
+        void write(LogRecord record, int flussBucket) throws IOException {
+            if (current == null) {
+                current = new ParquetDataFile(
+                        table.fileIO(), paths.newPath(), schema, encoders, timestampMicros, settings, compressor);
+                currentMinSequence = nextSequence;
+            }
+            current.append(record, flussBucket);
+            nextSequence++;
+            if (current.rowCount() % ROLLING_CHECK_RECORDS == 0 && current.estimatedSize() >= targetFileSize) {
+                roll();
+            }
+        }
+
+        /** Finishes the file being written, if any, and keeps its metadata for the commit. */
+        void roll() throws IOException {
+            if (current == null) {
+                return;
+            }
+            ParquetDataFile file = current;
+            current = null;
+            long size = file.finish();
+            try {
+                finished.add(meta(file, size));
+            } catch (RuntimeException e) {
+                file.abort();
+                throw e;
+            }
+        }
+
+        private DataFileMeta meta(ParquetDataFile file, long size) {
+            Statistics<?>[] columnStats = file.columnStatistics();
+            SimpleColStatsCollector[] modes = SimpleColStatsCollector.create(statsModes);
+            SimpleColStats[] stats = new SimpleColStats[columnStats.length];
+            for (int i = 0; i < stats.length; i++) {
+                DataType type = rowType.getTypeAt(i);
+                stats[i] = ColumnStatistics.toPaimon(type, columnStats[i], modes[i]);
+            }
+            Pair<List<String>, SimpleStats> valueStats = statsConverter.toBinary(stats);
+            return DataFileMeta.forAppend(
+                    file.path().getName(),
+                    size,
+                    file.rowCount(),
+                    valueStats.getRight(),
+                    currentMinSequence,
+                    currentMinSequence + file.rowCount() - 1,
+                    table.schema().id(),
+                    List.of(),
+                    null,
+                    FileSource.APPEND,
+                    valueStats.getLeft(),
+                    paths.isExternalPath() ? file.path().toString() : null,
+                    null,
+                    null);
+        }
+
+        void abort() {
+            if (current != null) {
+                current.abort();
+                current = null;
+            }
+            for (DataFileMeta meta : finished) {
+                table.fileIO().deleteQuietly(paths.toPath(meta));
+            }
+            finished.clear();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.lakesync.tiering.columnar.write;
+
+import java.util.HashMap;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.options.MemorySize;
+import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetOutputFormat;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * The Parquet writer settings of a Paimon table, worked out from its options as Paimon 1.3.1's Parquet format
+ * does: the table's {@code parquet.*} options, {@code file.compression} (unless {@code parquet.compression}
+ * overrides it) with {@code file.compression.zstd-level}, and {@code file.block-size} as the row-group size.
+ */
+record ParquetSettings(
+        Configuration hadoopConf,
+        ParquetProperties properties,
+        CompressionCodecName codec,
+        long rowGroupSize,
+        int maxPaddingSize) {
+
+    private static final String ZSTD_LEVEL = "parquet.compression.codec.zstd.level";
+
+    /** Settings the columnar write does not reproduce; a table with one keeps Paimon's row writer. */
+    static @Nullable String unsupportedOption(Map<String, String> tableOptions) {
+        for (Map.Entry<String, String> option : tableOptions.entrySet()) {
+            String key = option.getKey();
+            boolean perColumn = key.startsWith("parquet.") && key.contains("#");
+            boolean bloomFilter = key.startsWith(ParquetOutputFormat.BLOOM_FILTER_ENABLED)
+                    && Boolean.parseBoolean(option.getValue());
+            boolean encryption = key.startsWith("parquet.encryption") || key.startsWith("parquet.crypto");
+            if (perColumn || bloomFilter || encryption || key.startsWith("file-index.")) {
+                return "table option '" + key + "'";
+            }
+        }
+        return null;
+    }
+
+    static ParquetSettings of(CoreOptions options) {
+        Map<String, String> format = new HashMap<>();
+        options.toMap().forEach((key, value) -> {
+            if (key.startsWith("parquet.")) {
+                format.put(key, value);
+            }
+        });
+        format.putIfAbsent(ZSTD_LEVEL, String.valueOf(options.toConfiguration().get(CoreOptions.FILE_COMPRESSION_ZSTD_LEVEL)));
+        MemorySize blockSize = options.toConfiguration().get(CoreOptions.FILE_BLOCK_SIZE);
+        if (blockSize != null) {
+            format.put(ParquetOutputFormat.BLOCK_SIZE, String.valueOf(blockSize.getBytes()));
+        }
+        Configuration conf = new Configuration(false);
+        format.forEach(conf::set);
+        ParquetProperties properties = ParquetProperties.builder()
+                .withPageSize(conf.getInt(ParquetOutputFormat.PAGE_SIZE, ParquetWriter.DEFAULT_PAGE_SIZE))
+                .withPageRowCountLimit(conf.getInt(
+                        ParquetOutputFormat.PAGE_ROW_COUNT_LIMIT, ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT))
+                .withDictionaryPageSize(conf.getInt(
+                        ParquetOutputFormat.DICTIONARY_PAGE_SIZE, ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE))
+                .withDictionaryEncoding(conf.getBoolean(
+                        ParquetOutputFormat.ENABLE_DICTIONARY, ParquetProperties.DEFAULT_IS_DICTIONARY_ENABLED))
+                .withWriterVersion(ParquetProperties.WriterVersion.fromString(conf.get(
+                        ParquetOutputFormat.WRITER_VERSION, ParquetProperties.DEFAULT_WRITER_VERSION.toString())))
+                .build();
+        String compression = conf.get("parquet.compression", options.fileCompression());
+        return new ParquetSettings(
+                conf,
+                properties,
+                CompressionCodecName.fromConf(compression),
+                conf.getLong(ParquetOutputFormat.BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE),
+                conf.getInt(ParquetOutputFormat.MAX_PADDING_BYTES, ParquetWriter.MAX_PADDING_SIZE_DEFAULT));
+    }
+}

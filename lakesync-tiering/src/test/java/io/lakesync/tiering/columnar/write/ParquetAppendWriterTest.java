@@ -1,0 +1,279 @@
+package io.lakesync.tiering.columnar.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakesync.tiering.lake.LakeTableWriter;
+import io.lakesync.tiering.lake.LakeWriter;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.record.ChangeType;
+import org.apache.fluss.record.GenericRecord;
+import org.apache.fluss.record.LogRecord;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.stats.SimpleStats;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.FileStoreTableFactory;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The columnar Parquet writer against Paimon's own row writer ({@link LakeTableWriter}), on real Paimon tables
+ * on disk laid out as Fluss's tiering creates them: the same records (every type a Fluss log table holds, with
+ * nulls, multi-byte strings, pre-1970 timestamps, decimals of all three widths) written in two commits through
+ * each must read back identically through Paimon's reader, and the data files' metadata (row counts, sequence
+ * numbers, statistics, schema id, file source, buckets) must be the same, file by file, rolling included.
+ */
+class ParquetAppendWriterTest {
+
+    private static final int RECORDS_PER_ROUND = 3_000;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "buckets {0}, target file size {1}")
+    @CsvSource({"2, 128mb", "-1, 128mb", "2, 1kb"})
+    void writesWhatPaimonsRowWriterWrites(int buckets, String targetFileSize) throws Exception {
+        Map<String, String> options = Map.of("target-file-size", targetFileSize);
+        FileStoreTable rows = table("rows", buckets, options);
+        FileStoreTable columns = table("columns", buckets, options);
+        for (int round = 0; round < 2; round++) {
+            List<LogRecord> records = records(round * RECORDS_PER_ROUND, RECORDS_PER_ROUND);
+            commit(rows, new LakeTableWriter(rows, false, dir.resolve("io")), records);
+            commit(columns, new ParquetAppendWriter(columns), records);
+        }
+
+        assertThat(read(columns)).hasSize(2 * RECORDS_PER_ROUND).containsExactlyElementsOf(read(rows));
+        List<List<Object>> columnFiles = files(columns);
+        assertThat(columnFiles).isEqualTo(files(rows));
+        if (targetFileSize.equals("1kb")) {
+            assertThat(columnFiles.size()).as("files rolled at the target size").isGreaterThan(2 * 2);
+        }
+        for (ManifestEntry entry : columns.store().newScan().plan().files()) {
+            Path file = Path.of(columns.store().pathFactory()
+                    .createDataFilePathFactory(entry.partition(), entry.bucket())
+                    .toPath(entry.file())
+                    .toUri());
+            assertThat(Files.size(file)).as("recorded file size").isEqualTo(entry.file().fileSize());
+        }
+    }
+
+    @Test
+    void closingWithoutCompletingDeletesTheWrittenFiles() throws Exception {
+        FileStoreTable table = table("aborted", 2, Map.of("target-file-size", "1kb"));
+        try (ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
+            for (LogRecord record : records(0, RECORDS_PER_ROUND)) {
+                writer.write(new TableBucket(1, bucketOf(record)), record);
+            }
+            assertThat(dataFiles(table)).as("files rolled while writing").isNotEmpty();
+        }
+        assertThat(dataFiles(table)).isEmpty();
+    }
+
+    @Test
+    void aRecordWiderThanTheLakeTableFailsNamingTheCause() throws Exception {
+        FileStoreTable table = table("narrow", 2, Map.of());
+        GenericRow wide = new GenericRow(FIELDS.length + 1);
+        try (ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
+            assertThatThrownBy(() -> writer.write(
+                            new TableBucket(1, 0), new GenericRecord(0, 0, ChangeType.APPEND_ONLY, wide)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("lake schema is not yet synchronized");
+        }
+    }
+
+    @Test
+    void tablesItDoesNotCoverKeepTheRowWriter() throws Exception {
+        assertThat(ParquetAppendWriter.unsupportedReason(table("plain", 2, Map.of()))).isNull();
+        assertThat(ParquetAppendWriter.unsupportedReason(table("orc", 2, Map.of("file.format", "orc"))))
+                .contains("file format 'orc'");
+        assertThat(ParquetAppendWriter.unsupportedReason(
+                        table("indexed", 2, Map.of("file-index.bloom-filter.columns", "id"))))
+                .contains("file-index.bloom-filter.columns");
+        Schema.Builder nanos = Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("at", DataTypes.TIMESTAMP(9));
+        assertThat(ParquetAppendWriter.unsupportedReason(create("nanos", withSystemColumns(nanos), 2, Map.of())))
+                .contains("column type");
+        Schema.Builder keyed = withSystemColumns(Schema.newBuilder().column("id", DataTypes.BIGINT().notNull()))
+                .primaryKey("id");
+        assertThat(ParquetAppendWriter.unsupportedReason(create("keyed", keyed, 2, Map.of())))
+                .contains("primary-key");
+    }
+
+    private static final String[] FIELDS = {
+        "id", "s", "c", "b", "bin", "flag", "t", "sm", "i", "f", "d", "dec_small", "dec_long", "dec_wide",
+        "day", "tm", "ts3", "ts6", "ltz3", "ltz6"
+    };
+
+    private static final DataType[] TYPES = {
+        DataTypes.BIGINT(), DataTypes.STRING(), DataTypes.CHAR(5), DataTypes.BYTES(), DataTypes.BINARY(4),
+        DataTypes.BOOLEAN(), DataTypes.TINYINT(), DataTypes.SMALLINT(), DataTypes.INT(), DataTypes.FLOAT(),
+        DataTypes.DOUBLE(), DataTypes.DECIMAL(5, 2), DataTypes.DECIMAL(18, 4), DataTypes.DECIMAL(30, 6),
+        DataTypes.DATE(), DataTypes.TIME(), DataTypes.TIMESTAMP(3), DataTypes.TIMESTAMP(6),
+        DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)
+    };
+
+    private FileStoreTable table(String name, int buckets, Map<String, String> options) throws Exception {
+        Schema.Builder schema = Schema.newBuilder();
+        for (int i = 0; i < FIELDS.length; i++) {
+            schema.column(FIELDS[i], TYPES[i]);
+        }
+        return create(name, withSystemColumns(schema), buckets, options);
+    }
+
+    private static Schema.Builder withSystemColumns(Schema.Builder schema) {
+        return schema.column("__bucket", DataTypes.INT())
+                .column("__offset", DataTypes.BIGINT())
+                .column("__timestamp", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3));
+    }
+
+    private FileStoreTable create(String name, Schema.Builder schema, int buckets, Map<String, String> options)
+            throws Exception {
+        schema.option("bucket", String.valueOf(buckets));
+        if (buckets > 0) {
+            schema.option("bucket-key", "id");
+        }
+        options.forEach(schema::option);
+        org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(dir.resolve(name).toUri());
+        LocalFileIO fileIO = LocalFileIO.create();
+        new SchemaManager(fileIO, path).createTable(schema.build());
+        return FileStoreTableFactory.create(fileIO, path);
+    }
+
+    private static List<LogRecord> records(int from, int count) {
+        List<LogRecord> records = new ArrayList<>();
+        for (int n = from; n < from + count; n++) {
+            boolean nulls = n % 9 == 4;
+            long sign = n % 2 == 0 ? 1 : -1;
+            GenericRow row = GenericRow.of(
+                    (long) n,
+                    nulls ? null : BinaryString.fromString("名前-" + n + "-ü€😀".repeat(n % 5)),
+                    nulls ? null : BinaryString.fromString("c" + n % 1000),
+                    nulls ? null : ("bytes-" + n).getBytes(),
+                    nulls ? null : new byte[] {(byte) n, (byte) (n >> 8), 0, (byte) -n},
+                    nulls ? null : n % 3 == 0,
+                    nulls ? null : (byte) n,
+                    nulls ? null : (short) (sign * n),
+                    nulls ? null : (int) (sign * n * 7919),
+                    nulls ? null : n * 0.25f,
+                    nulls ? null : sign * n * 1.5e10,
+                    nulls ? null : Decimal.fromBigDecimal(BigDecimal.valueOf(sign * (n % 99_999), 2), 5, 2),
+                    nulls ? null : Decimal.fromBigDecimal(BigDecimal.valueOf(sign * n * 1_000_003L, 4), 18, 4),
+                    nulls ? null : Decimal.fromBigDecimal(
+                            new BigDecimal("123456789012345678.123456").multiply(BigDecimal.valueOf(sign * (n % 1000))),
+                            30,
+                            6),
+                    nulls ? null : (int) (sign * n),
+                    nulls ? null : n % 86_400_000,
+                    nulls ? null : TimestampNtz.fromMillis(sign * n * 86_400_123L),
+                    nulls ? null : TimestampNtz.fromMillis(sign * n * 3_600_001L, n % 1000 * 1000),
+                    nulls ? null : TimestampLtz.fromEpochMillis(1_700_000_000_000L + sign * n),
+                    nulls ? null : TimestampLtz.fromEpochMillis(sign * n * 60_000L, n % 1000 * 1000));
+            records.add(new GenericRecord(n, 1_700_000_000_000L + n, ChangeType.APPEND_ONLY, row));
+        }
+        return records;
+    }
+
+    private static int bucketOf(LogRecord record) {
+        return (int) (record.logOffset() % 2);
+    }
+
+    private static void commit(FileStoreTable table, LakeWriter writer, List<LogRecord> records) throws Exception {
+        List<CommitMessage> messages;
+        try (writer) {
+            for (LogRecord record : records) {
+                writer.write(new TableBucket(1, bucketOf(record)), record);
+            }
+            messages = writer.complete();
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
+    private static List<List<Object>> read(FileStoreTable table) throws Exception {
+        ReadBuilder builder = table.newReadBuilder();
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < table.rowType().getFieldCount(); i++) {
+            getters.add(InternalRow.createFieldGetter(table.rowType().getTypeAt(i), i));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = builder.newRead().createReader(builder.newScan().plan().splits())) {
+            reader.forEachRemaining(row -> {
+                List<Object> values = new ArrayList<>();
+                for (InternalRow.FieldGetter getter : getters) {
+                    Object value = getter.getFieldOrNull(row);
+                    values.add(render(value));
+                }
+                rows.add(values);
+            });
+        }
+        rows.sort(Comparator.comparing(r -> Long.parseLong((String) r.get(0))));
+        return rows;
+    }
+
+    /** Every data file's metadata but its name, size and creation time, in bucket and sequence order. */
+    private static List<List<Object>> files(FileStoreTable table) {
+        List<List<Object>> files = new ArrayList<>();
+        for (ManifestEntry entry : table.store().newScan().plan().files()) {
+            DataFileMeta file = entry.file();
+            files.add(List.of(
+                    entry.partition(), entry.bucket(), entry.totalBuckets(), file.rowCount(),
+                    file.minSequenceNumber(), file.maxSequenceNumber(), file.schemaId(), file.level(),
+                    String.valueOf(file.fileSource()), stats(table, file), String.valueOf(file.valueStatsCols()),
+                    file.extraFiles(), String.valueOf(file.externalPath())));
+        }
+        files.sort(Comparator.comparing((List<Object> f) -> (Integer) f.get(1)).thenComparing(f -> (Long) f.get(4)));
+        return files;
+    }
+
+    /** The file's statistics, readable: per column its min, max and null count. */
+    private static List<String> stats(FileStoreTable table, DataFileMeta file) {
+        SimpleStats stats = file.valueStats();
+        List<String> columns = new ArrayList<>();
+        for (int i = 0; i < table.rowType().getFieldCount(); i++) {
+            InternalRow.FieldGetter getter = InternalRow.createFieldGetter(table.rowType().getTypeAt(i), i);
+            columns.add(table.rowType().getFieldNames().get(i) + "[" + render(getter.getFieldOrNull(stats.minValues()))
+                    + ", " + render(getter.getFieldOrNull(stats.maxValues())) + ", "
+                    + (stats.nullCounts().isNullAt(i) ? null : stats.nullCounts().getLong(i)) + "]");
+        }
+        return columns;
+    }
+
+    private static String render(Object value) {
+        return value instanceof byte[] bytes ? Arrays.toString(bytes) : String.valueOf(value);
+    }
+
+    private static List<Path> dataFiles(FileStoreTable table) throws Exception {
+        try (Stream<Path> files = Files.walk(Path.of(table.location().toUri()))) {
+            return files.filter(f -> f.getFileName().toString().startsWith("data-")).toList();
+        }
+    }
+}
