@@ -197,6 +197,10 @@ final class BucketGroupReader {
                     reading = stillReading;
                 } else if (Duration.between(lastProgressAt, control.clock().instant())
                                 .compareTo(control.idleTimeout()) >= 0) {
+                    // The columnar reader advances even over empty batches, so no progress means the servers
+                    // did not answer: commit what was read, and let the table go on at once rather than wait
+                    // a freshness for the coordinator to offer it again.
+                    forceFinished = true;
                     break;
                 }
             }
