@@ -122,9 +122,6 @@ public final class MaintenanceDuty implements AutoCloseable {
                 return;
             }
             FileStoreTable lake = lakeTables.load(path);
-            if (lake.coreOptions().deletionVectorsEnabled()) {
-                return;
-            }
             boolean full = state.lastFullCompaction == null
                     || !start.isBefore(state.lastFullCompaction.plus(options.fullCompactionInterval()));
             LakeMaintenance.Outcome outcome =

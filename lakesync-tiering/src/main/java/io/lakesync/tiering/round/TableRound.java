@@ -6,6 +6,7 @@ import io.lakesync.tiering.coordinator.HeartbeatResponse;
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
+import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
@@ -116,7 +117,8 @@ public final class TableRound {
             currentTableInfo(CompletableFuture.completedFuture(table.getTableInfo()));
             FileStoreTable writeTable = checkedLakeTable(table.getTableInfo());
             control.startReading();
-            boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
+            boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction()
+                    || LakeReadability.compactsInRound(writeTable);
             written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
         }
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
@@ -135,7 +137,7 @@ public final class TableRound {
                     assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0);
         }
 
-        long snapshotId = commit(committer, lakeBase, written.messages, endOffsets, maxTimestamps);
+        long snapshotId = commit(committer, lakeTable, lakeBase, written.messages, endOffsets, maxTimestamps);
         throwIfUnreadable(written);
         int files = 0;
         long bytes = 0;
@@ -161,6 +163,7 @@ public final class TableRound {
      */
     private long commit(
             LakeSnapshotCommitter committer,
+            FileStoreTable lakeTable,
             Optional<TieringSnapshot> lakeBase,
             List<CommitMessage> messages,
             Map<TableBucket, Long> endOffsets,
@@ -181,9 +184,15 @@ public final class TableRound {
             throw (Exception) e.getCause();
         }
         env.hooks().reached(RoundStage.LAKE_COMMITTED, assignment);
+        boolean readable = LakeReadability.readable(lakeTable, snapshotId);
+        if (!readable) {
+            LOG.warn("Table {}: Paimon snapshot {} still has level-0 files (its compaction did not land), so it is "
+                    + "registered as tiered only; union reads stay on the previous readable snapshot",
+                    assignment.tablePath(), snapshotId);
+        }
         env.coordinator()
-                .commitLakeSnapshot(
-                        new LakeSnapshotCommit(assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps));
+                .commitLakeSnapshot(new LakeSnapshotCommit(
+                        assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps, readable));
         env.hooks().reached(RoundStage.COORDINATOR_COMMITTED, assignment);
         return snapshotId;
     }
