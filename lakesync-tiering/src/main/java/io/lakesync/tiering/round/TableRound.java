@@ -46,6 +46,9 @@ import org.slf4j.LoggerFactory;
  *  reconcile        Paimon has a tiering snapshot the coordinator does not know (a crash between
  *      │            the two commits): register it first, then plan from it
  *      ▼
+ *  catch up         deletion-vector tables whose readable snapshot lags: a compacted snapshot since the
+ *      │            tiered one becomes readable ({@link ReadableSnapshotCatchUp})
+ *      ▼
  *  plan             per bucket: the lake's offset → the high watermark now
  *      ▼
  *  check layout     fresh Fluss and Paimon schemas; a lake changed outside Fluss blocks the table
@@ -59,8 +62,9 @@ import org.slf4j.LoggerFactory;
  *  Paimon commit    conditional: refused if a tiering snapshot landed after the fence; refused or
  *      │            provably failed: delete data files and offsets file; unknown: leave all as is
  *      ▼
- *  coordinator      registers the snapshot (+ tablet server offsets); then a bucket stopped by an
- *  commit           undecodable record fails the round
+ *  coordinator      registers the snapshot (+ tablet server offsets), as readable too unless level-0 files
+ *  commit           hide rows of a deletion-vector table; then a bucket stopped by an undecodable record
+ *                   fails the round
  * </pre>
  *
  * <p>Fencing, just before the Paimon commit: the table id is unchanged, the coordinator still accepts this
@@ -105,6 +109,10 @@ public final class TableRound {
 
         Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
         LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator()).reconcile(tableInfo, lakeTable, lakeBase);
+        if (known != null && LakeReadability.compactsInRound(lakeTable)) {
+            known = new ReadableSnapshotCatchUp(admin, env.coordinator())
+                    .catchUp(tableInfo, lakeTable, committer, known, lakeBase);
+        }
         Map<TableBucket, Long> tieredOffsets = known == null ? Map.of() : known.getTableBucketsOffset();
         List<BucketRange> ranges = new RoundPlanner(admin).plan(tableInfo, tieredOffsets);
         env.hooks().reached(RoundStage.PLANNED, assignment);
