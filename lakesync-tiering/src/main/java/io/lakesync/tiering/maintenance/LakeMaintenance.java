@@ -43,10 +43,9 @@ import org.apache.paimon.table.sink.TableWriteImpl;
  * check lets a round's commit land whatever compaction did meanwhile; a compaction that loses a conflict
  * (another instance compacted first) fails alone, and the files it wrote are orphans the next cleanup removes.
  *
- * <p>Deletion-vector primary-key tables: a bucket with a level-0 file (left by a round whose compaction lost a
- * conflict) is compacted at once, as readers do not see it, and a full compaction also takes every bucket with
- * deletion vectors, so deleted rows physically go. Such a compaction snapshot is readable, but the coordinator's
- * readable snapshot only moves with the next round, which registers its own.
+ * <p>Deletion-vector primary-key tables (passed between their rounds, never beside one): a bucket with a
+ * level-0 file (left by a round whose compaction did not land) is compacted at once, as readers do not see it,
+ * and a full compaction also takes every bucket with deletion vectors, so deleted rows physically go.
  *
  * <p>Expiry never removes the snapshot the coordinator holds as the table's lake snapshot, nor a newer one: that
  * snapshot is pinned as a Paimon consumer ({@value #PIN_CONSUMER}) before expiring, which also holds Paimon's
@@ -143,7 +142,7 @@ final class LakeMaintenance {
         boolean primaryKey = !compacting.primaryKeys().isEmpty();
         boolean deletionVectors = LakeReadability.compactsInRound(compacting);
         Set<BucketKey> withDeletionVectors =
-                deletionVectors ? bucketsWithDeletionVectors(compacting, latest) : Set.of();
+                deletionVectors ? bucketsWithDeletedRows(compacting, latest, files) : Set.of();
         List<BucketKey> due = files.entrySet().stream()
                 .filter(e -> e.getValue().size() >= options.compactionMinFiles()
                         || (deletionVectors && hasLevel0(e.getValue()))
@@ -173,12 +172,20 @@ final class LakeMaintenance {
         return files.stream().anyMatch(f -> f.level() == 0);
     }
 
-    /** Buckets whose rows are partly deleted by deletion vectors: a full compaction drops those rows physically. */
-    private static Set<BucketKey> bucketsWithDeletionVectors(FileStoreTable table, long snapshotId) {
+    /**
+     * Buckets with a data file whose rows are partly deleted by a deletion vector: a full compaction drops those
+     * rows physically. (Deletion vectors of files compacted away may stay in the index; they delete nothing.)
+     */
+    private static Set<BucketKey> bucketsWithDeletedRows(
+            FileStoreTable table, long snapshotId, Map<BucketKey, List<DataFileMeta>> files) {
         Set<BucketKey> buckets = new HashSet<>();
         for (IndexManifestEntry entry : table.store().newIndexFileHandler()
                 .scan(table.snapshotManager().snapshot(snapshotId), DeletionVectorsIndexFile.DELETION_VECTORS_INDEX)) {
-            buckets.add(new BucketKey(entry.partition(), entry.bucket()));
+            BucketKey bucket = new BucketKey(entry.partition(), entry.bucket());
+            Set<String> deleting = entry.indexFile().dvRanges() == null ? Set.of() : entry.indexFile().dvRanges().keySet();
+            if (files.getOrDefault(bucket, List.of()).stream().anyMatch(f -> deleting.contains(f.fileName()))) {
+                buckets.add(bucket);
+            }
         }
         return buckets;
     }
