@@ -11,13 +11,13 @@ import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.apache.fluss.client.metadata.LakeSnapshot;
@@ -25,9 +25,6 @@ import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.BinaryString;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
@@ -50,9 +47,10 @@ class DeletionVectorTableTest extends TieringTestBase {
     private static final int BUCKETS = 2;
     private static final String DELETION_VECTORS = "paimon.deletion-vectors.enabled";
 
-    private final Map<Long, String> expected = new TreeMap<>();
+    private final KeyedStatuses orders = new KeyedStatuses(ORDERS);
+    private final Map<Long, String> expected = orders.expected();
     private final List<RoundResult> rounds = new CopyOnWriteArrayList<>();
-    private final Map<TablePath, MaintenanceReport> reports = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TablePath, MaintenanceReport> reports = new ConcurrentHashMap<>();
 
     @Test
     void deletionVectorTablesAreTieredReadableCompactedAndResumedExactlyOnce() throws Exception {
@@ -75,8 +73,8 @@ class DeletionVectorTableTest extends TieringTestBase {
 
         try (TieringService service = service("dv-1")) {
             for (int round = 0; round < 4; round++) {
-                put(round * 100, round * 100 + 300, "v" + round);
-                delete(round * 100 + 20, round * 100 + 60);
+                orders.put(round * 100, round * 100 + 300, "v" + round);
+                orders.delete(round * 100 + 20, round * 100 + 60);
                 assertReadableSnapshotEqualsFluss();
             }
             append(CLICKS, ids(0, 500));
@@ -86,7 +84,7 @@ class DeletionVectorTableTest extends TieringTestBase {
 
             // Maintenance compacts fully: one file per bucket, no deletion vectors, only live rows stored.
             eventually(SYNC_TIMEOUT, () -> {
-                put(0, 1, "tick-" + System.nanoTime());
+                orders.put(0, 1, "tick-" + System.nanoTime());
                 assertReadableSnapshotEqualsFluss();
                 assertFullyCompacted();
             });
@@ -99,8 +97,8 @@ class DeletionVectorTableTest extends TieringTestBase {
         }
 
         // Written while no lakesync runs: the next one resumes from the coordinator's lake snapshot, exactly once.
-        put(1_000, 1_100, "after-restart");
-        delete(100, 140);
+        orders.put(1_000, 1_100, "after-restart");
+        orders.delete(100, 140);
         try (TieringService service = service("dv-2")) {
             assertReadableSnapshotEqualsFluss();
         }
@@ -212,24 +210,5 @@ class DeletionVectorTableTest extends TieringTestBase {
                 Clock.systemUTC());
         service.start();
         return service;
-    }
-
-    private void put(long from, long to, String status) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, BinaryString.fromString(status)));
-            expected.put(id, status);
-        }
-        upsert(ORDERS, rows, false);
-    }
-
-    private void delete(long from, long to) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            if (expected.containsKey(id)) {
-                rows.add(GenericRow.of(id, BinaryString.fromString(expected.remove(id))));
-            }
-        }
-        upsert(ORDERS, rows, true);
     }
 }

@@ -3,6 +3,7 @@ package io.lakesync.tiering.maintenance;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.KeyedStatuses;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
@@ -14,7 +15,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,9 +29,6 @@ import java.util.stream.Stream;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.BinaryString;
-import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.Timestamp;
@@ -60,7 +57,8 @@ class LakeMaintenanceTest extends TieringTestBase {
     /** The freshness (1 s) plus the commit a round makes after reaching it. */
     private static final Duration ROUND_LIMIT = Duration.ofSeconds(2);
 
-    private final Map<Long, String> expected = new TreeMap<>();
+    private final KeyedStatuses orders = new KeyedStatuses(ORDERS);
+    private final Map<Long, String> expected = orders.expected();
     private long clicks;
     private volatile boolean blocked;
     private final Map<TablePath, MaintenanceReport> reports = new ConcurrentHashMap<>();
@@ -291,22 +289,11 @@ class LakeMaintenanceTest extends TieringTestBase {
     }
 
     private void put(long from, long to, String status) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            rows.add(GenericRow.of(id, BinaryString.fromString(status)));
-            expected.put(id, status);
-        }
-        upsert(ORDERS, rows, false);
+        orders.put(from, to, status);
     }
 
     private void delete(long from, long to) throws Exception {
-        List<InternalRow> rows = new ArrayList<>();
-        for (long id = from; id < to; id++) {
-            if (expected.containsKey(id)) {
-                rows.add(GenericRow.of(id, BinaryString.fromString(expected.remove(id))));
-            }
-        }
-        upsert(ORDERS, rows, true);
+        orders.delete(from, to);
     }
 
     private void assertLakeEqualsExpected() throws Exception {
