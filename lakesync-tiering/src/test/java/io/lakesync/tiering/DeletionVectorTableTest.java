@@ -11,7 +11,6 @@ import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -103,14 +102,6 @@ class DeletionVectorTableTest extends TieringTestBase {
             assertReadableSnapshotEqualsFluss();
         }
         assertEachOffsetTieredOnce();
-        Duration slowest = rounds.stream()
-                .filter(r -> r.assignment().tablePath().equals(ORDERS) && r.committed())
-                .map(RoundResult::duration)
-                .max(Comparator.naturalOrder())
-                .orElseThrow();
-        System.out.println("Slowest committed round of the deletion-vector table: " + slowest.toMillis() + " ms");
-        // Generous: the shared test machine is loaded; the README reports measured round times.
-        assertThat(slowest).as("a round, compaction included").isLessThan(Duration.ofSeconds(30));
 
         // Fluss 0.9.1 builds deletion-vector lake tables only with STRING partition keys.
         assertThatThrownBy(() -> createTable(TablePath.of("fluss", "dv_int_partitions"), TableDescriptor.builder()
