@@ -2,6 +2,7 @@ package io.lakesync.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.KeyedStatuses;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
 import java.util.ArrayList;
@@ -119,16 +120,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
     }
 
     private static TableDescriptor orders(int buckets, boolean deletionVectors) {
-        TableDescriptor.Builder builder = TableDescriptor.builder()
-                .schema(
-                        Schema.newBuilder()
-                                .column("order_id", DataTypes.BIGINT())
-                                .column("status", DataTypes.STRING())
-                                .primaryKey("order_id")
-                                .build())
-                .distributedBy(buckets)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s");
+        TableDescriptor.Builder builder = KeyedStatuses.table(buckets, "1s");
         if (deletionVectors) {
             builder.customProperty("paimon.deletion-vectors.enabled", "true");
         }

@@ -53,15 +53,7 @@ class DeletionVectorTableTest extends TieringTestBase {
 
     @Test
     void deletionVectorTablesAreTieredReadableCompactedAndResumedExactlyOnce() throws Exception {
-        createServedTable(ORDERS, TableDescriptor.builder()
-                .schema(Schema.newBuilder()
-                        .column("order_id", DataTypes.BIGINT())
-                        .column("status", DataTypes.STRING())
-                        .primaryKey("order_id")
-                        .build())
-                .distributedBy(BUCKETS)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "500ms")
+        createServedTable(ORDERS, KeyedStatuses.table(BUCKETS, "500ms")
                 .customProperty(DELETION_VECTORS, "true")
                 .customProperty("lakesync.maintenance.full-compaction-interval", "0s")
                 .build());

@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypes;
 
 /** Upserts and deletes of a Fluss primary-key table of (BIGINT key, STRING status), and the state they leave. */
 public final class KeyedStatuses {
@@ -17,6 +20,19 @@ public final class KeyedStatuses {
 
     public KeyedStatuses(TablePath path) {
         this.path = path;
+    }
+
+    /** A lake-enabled primary-key table {@code (order_id BIGINT, status STRING)} over {@code buckets} buckets. */
+    public static TableDescriptor.Builder table(int buckets, String freshness) {
+        return TableDescriptor.builder()
+                .schema(Schema.newBuilder()
+                        .column("order_id", DataTypes.BIGINT())
+                        .column("status", DataTypes.STRING())
+                        .primaryKey("order_id")
+                        .build())
+                .distributedBy(buckets)
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", freshness);
     }
 
     /** Sets keys {@code from} (inclusive) to {@code to} (exclusive) to {@code status}. */

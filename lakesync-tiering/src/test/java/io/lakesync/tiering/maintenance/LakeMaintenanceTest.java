@@ -27,7 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.fluss.metadata.Schema;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.consumer.ConsumerManager;
@@ -67,15 +66,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void keepsLakeTablesHealthyWithoutTouchingTieringMetadataOrRounds() throws Exception {
-        createServedTable(ORDERS, TableDescriptor.builder()
-                .schema(Schema.newBuilder()
-                        .column("order_id", DataTypes.BIGINT())
-                        .column("status", DataTypes.STRING())
-                        .primaryKey("order_id")
-                        .build())
-                .distributedBy(BUCKETS)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
+        createServedTable(ORDERS, KeyedStatuses.table(BUCKETS, "1s")
                 // Per-table overrides of the service defaults.
                 .customProperty("lakesync.maintenance.compaction.min-files", "3")
                 .customProperty("lakesync.maintenance.full-compaction-interval", "0s")
