@@ -8,6 +8,7 @@ import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,35 +34,47 @@ import org.junit.jupiter.api.Test;
  */
 class FlinkCompatibilityTest extends TieringTestBase {
 
+    /** With and without deletion vectors (their readable snapshot is the compacted one lakesync registers). */
     @Test
     void unionReadThroughFlinkMergesLakesyncLakeDataWithTheFlussTail() throws Exception {
-        TablePath path = TablePath.of("fluss", "union_orders");
-        createTable(path, orders(2));
-        Map<Long, String> expected = new TreeMap<>();
-        put(path, 0, 1_000, "new", expected);
+        Map<TablePath, Map<Long, String>> tables = new LinkedHashMap<>();
+        tables.put(TablePath.of("fluss", "union_orders"), new TreeMap<>());
+        tables.put(TablePath.of("fluss", "union_orders_dv"), new TreeMap<>());
+        createTable(TablePath.of("fluss", "union_orders"), orders(2, false));
+        createTable(TablePath.of("fluss", "union_orders_dv"), orders(2, true));
+        for (Map.Entry<TablePath, Map<Long, String>> table : tables.entrySet()) {
+            put(table.getKey(), 0, 1_000, "new", table.getValue());
+            delete(table.getKey(), 900, 950, table.getValue());
+        }
         try (TieringService service = startService("union-instance")) {
-            awaitTiered(path);
+            for (TablePath path : tables.keySet()) {
+                awaitTiered(path);
+            }
         }
-        // Not tiered: lives only in Fluss, so the read must merge it over the lake data by primary key.
-        put(path, 0, 100, "paid", expected);
-        delete(path, 100, 150, expected);
-        put(path, 1_000, 1_100, "late", expected);
-
         TableEnvironment sql = FlinkPeer.batchSql(cluster);
-        Map<Long, String> actual = new TreeMap<>();
-        try (CloseableIterator<Row> rows =
-                sql.executeSql("SELECT order_id, status FROM fluss_catalog.fluss.union_orders").collect()) {
-            rows.forEachRemaining(row -> {
-                String previous = actual.put((Long) row.getField(0), (String) row.getField(1));
-                assertThat(previous).as("key %s read twice", row.getField(0)).isNull();
-            });
-        }
-        assertThat(actual).isEqualTo(expected);
+        for (Map.Entry<TablePath, Map<Long, String>> table : tables.entrySet()) {
+            TablePath path = table.getKey();
+            Map<Long, String> expected = table.getValue();
+            // Not tiered: lives only in Fluss, so the read must merge it over the lake data by primary key.
+            put(path, 0, 100, "paid", expected);
+            delete(path, 100, 150, expected);
+            put(path, 1_000, 1_100, "late", expected);
 
-        // Flink reads lakesync's Paimon table directly too: the 1,000 tiered keys, none of the tail.
-        try (CloseableIterator<Row> rows =
-                sql.executeSql("SELECT COUNT(*) FROM fluss_catalog.fluss.`union_orders$lake`").collect()) {
-            assertThat(rows.next().getField(0)).isEqualTo(1_000L);
+            Map<Long, String> actual = new TreeMap<>();
+            try (CloseableIterator<Row> rows =
+                    sql.executeSql("SELECT order_id, status FROM fluss_catalog.fluss." + path.getTableName()).collect()) {
+                rows.forEachRemaining(row -> {
+                    String previous = actual.put((Long) row.getField(0), (String) row.getField(1));
+                    assertThat(previous).as("key %s of %s read twice", row.getField(0), path).isNull();
+                });
+            }
+            assertThat(actual).as("union read of %s", path).isEqualTo(expected);
+
+            // Flink reads lakesync's Paimon table directly too: the 950 tiered keys, none of the tail.
+            try (CloseableIterator<Row> rows = sql.executeSql(
+                    "SELECT COUNT(*) FROM fluss_catalog.fluss.`" + path.getTableName() + "$lake`").collect()) {
+                assertThat(rows.next().getField(0)).as("lake rows of %s", path).isEqualTo(950L);
+            }
         }
     }
 
@@ -73,7 +86,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
     @Test
     void unionReadThroughFlinkAfterCompactionAndExpiryReturnsFlussStateOfAPrimaryKeyTable() throws Exception {
         TablePath path = TablePath.of("fluss", "compacted_orders");
-        createServedTable(path, orders(2));
+        createServedTable(path, orders(2, false));
         Map<Long, String> expected = new TreeMap<>();
         try (TieringService service = maintainedService("compacted-orders-instance")) {
             for (int round = 0; round < 3; round++) {
@@ -174,8 +187,12 @@ class FlinkCompatibilityTest extends TieringTestBase {
         assertThat(lakeRows.stream().map(r -> r.get(0)).distinct().count()).isEqualTo(30_000);
     }
 
-    private static TableDescriptor orders(int buckets) {
-        return ordersTable(buckets, "1s").build();
+    private static TableDescriptor orders(int buckets, boolean deletionVectors) {
+        TableDescriptor.Builder builder = ordersTable(buckets, "1s");
+        if (deletionVectors) {
+            builder.customProperty("paimon.deletion-vectors.enabled", "true");
+        }
+        return builder.build();
     }
 
     private static TableDescriptor clicks() {

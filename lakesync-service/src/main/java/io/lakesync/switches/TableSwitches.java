@@ -2,6 +2,7 @@ package io.lakesync.switches;
 
 import io.lakesync.catalog.LakeCatalog;
 import io.lakesync.state.StateStore;
+import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.retained.LakeTableAdoption;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,6 @@ import org.slf4j.LoggerFactory;
 public final class TableSwitches {
 
     static final String ENABLED = "table.datalake.enabled";
-    private static final String DELETION_VECTORS = "paimon.deletion-vectors.enabled";
     private static final Logger LOG = LoggerFactory.getLogger(TableSwitches.class);
 
     private final Admin admin;
@@ -42,14 +42,9 @@ public final class TableSwitches {
             throw new SwitchRefusedException(
                     "The lakesync service is switched off for this cluster; turn it on first ('lakesync service enable').");
         }
-        String deletionVectors = table.getCustomProperties().toMap().get(DELETION_VECTORS);
-        if (deletionVectors == null) {
-            deletionVectors = table.getProperties().toMap().get(DELETION_VECTORS);
-        }
-        if (Boolean.parseBoolean(deletionVectors)) {
-            throw new SwitchRefusedException(
-                    "Table " + path + " sets '" + DELETION_VECTORS + "' = 'true': lake tables with deletion vectors "
-                            + "are not supported yet. Re-create the table without that option to sync it.");
+        String deletionVectorsUnsupported = LakeTableCheck.deletionVectorsUnsupported(table);
+        if (deletionVectorsUnsupported != null) {
+            throw new SwitchRefusedException(deletionVectorsUnsupported);
         }
         try {
             lake.checkNoConflict(path);

@@ -108,8 +108,10 @@ class ConsoleBrowserTest extends TieringTestBase {
         // A freshness of an hour keeps this table's records pending, which the alert scenario needs.
         createTable(clicks, idTable(1, "1h"));
         append(clicks, ids(0, 50));
-        // Lake sync off, and an option that lakesync refuses to enable it with.
-        createTable(withDeletionVectors, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 1, "1s")
+        // Lake sync off, and deletion vectors with an INT partition key, which Fluss 0.9.1 cannot tier.
+        createTable(withDeletionVectors, lakeTable(
+                        Schema.newBuilder().column("id", DataTypes.BIGINT()).column("day", DataTypes.INT()).build(), 1, "1s")
+                .partitionedBy("day")
                 .property("table.datalake.enabled", "false")
                 .customProperty("paimon.deletion-vectors.enabled", "true")
                 .build());
@@ -204,7 +206,8 @@ class ConsoleBrowserTest extends TieringTestBase {
 
         clickToggle(withDeletionVectors);
         eventually(WAIT, () -> assertThat(text("#data-message"))
-                .startsWith("Cannot enable " + withDeletionVectors).contains("paimon.deletion-vectors.enabled").contains("409"));
+                .startsWith("Cannot enable " + withDeletionVectors).contains("paimon.deletion-vectors.enabled")
+                .contains("STRING partition keys").contains("409"));
         assertThat(lakeEnabledProperty(withDeletionVectors)).isEqualTo("false");
         eventually(WAIT, () -> assertThat(toggle(withDeletionVectors).isSelected()).as("refused toggle back off").isFalse());
         collectConsoleErrors("operator: a refused enable", "status of 409");

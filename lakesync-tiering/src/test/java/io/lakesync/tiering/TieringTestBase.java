@@ -299,6 +299,13 @@ public abstract class TieringTestBase {
         return read(table, builder, builder.newScan().plan().splits(), columns, false);
     }
 
+    /** The lake table's content at Paimon snapshot {@code snapshotId} (merged by primary key). */
+    public static List<List<Object>> readLakeAt(TablePath path, long snapshotId, String... columns) throws Exception {
+        FileStoreTable table = lake.load(path).copy(Map.of("scan.snapshot-id", Long.toString(snapshotId)));
+        ReadBuilder builder = table.newReadBuilder();
+        return read(table, builder, builder.newScan().plan().splits(), columns, false);
+    }
+
     /** Every changelog entry of the lake table from its first snapshot, row kind first ("+I", "-D", ...). */
     public static List<List<Object>> readLakeChangelog(TablePath path, String... columns) throws Exception {
         FileStoreTable table = lake.load(path).copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1"));

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.exception.ApiException;
+import org.apache.fluss.lake.committer.LakeCommitResult;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.rpc.gateway.CoordinatorGateway;
@@ -133,8 +134,13 @@ public final class FlussTieringCoordinator implements TieringCoordinator {
         PbLakeTableSnapshotMetadata metadata = request.addLakeTableSnapshotMetadata();
         metadata.setTableId(commit.tableId())
                 .setSnapshotId(commit.lakeSnapshotId())
-                .setTieredBucketOffsetsFilePath(commit.offsetsPath())
-                .setReadableBucketOffsetsFilePath(commit.offsetsPath());
+                .setTieredBucketOffsetsFilePath(commit.offsetsPath());
+        if (commit.readable()) {
+            metadata.setReadableBucketOffsetsFilePath(commit.offsetsPath());
+        } else {
+            // Keep the earlier entries: the newest readable one stays what union reads plan on.
+            metadata.setEarliestSnapshotIdToKeep(LakeCommitResult.KEEP_ALL_PREVIOUS);
+        }
         if (!commit.logEndOffsets().isEmpty()) {
             // Only this part reaches the tablet servers: their lake offsets and lag metrics depend on it.
             PbLakeTableSnapshotInfo info = request.addTablesReq();

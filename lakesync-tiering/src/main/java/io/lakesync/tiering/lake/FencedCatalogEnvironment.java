@@ -19,17 +19,20 @@ import org.apache.paimon.utils.SnapshotManager;
  * snapshot {@code fencedAt}; this commit reads {@code fencedAt + 1 .. N - 1} and refuses N if any of them was
  * written by Fluss tiering (another owner of the table). A refused commit is retried by Paimon with a higher id
  * and refused again, so it never lands; {@link #refused()} then tells that the files provably did not land.
- * Snapshots of other writers (compaction, user jobs) do not stop the round.
+ * Snapshots of other writers (compaction, user jobs) do not stop the round, nor do the round's own: a commit
+ * that also compacts (deletion-vector tables) lands an APPEND and then a COMPACT snapshot, both carrying the
+ * round's offsets path.
  */
 final class FencedCatalogEnvironment extends CatalogEnvironment {
 
     private static final long serialVersionUID = 1L;
 
     private final long fencedAt;
+    private final String offsetsPath;
     private volatile Long otherTieringSnapshot;
     private volatile boolean passedOn;
 
-    FencedCatalogEnvironment(CatalogEnvironment base, long fencedAt) {
+    FencedCatalogEnvironment(CatalogEnvironment base, long fencedAt, String offsetsPath) {
         super(
                 base.identifier(),
                 base.uuid(),
@@ -38,6 +41,7 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
                 base.lockContext(),
                 base.supportsVersionManagement());
         this.fencedAt = fencedAt;
+        this.offsetsPath = offsetsPath;
     }
 
     /**
@@ -55,7 +59,7 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
             @Override
             public boolean commit(Snapshot snapshot, String branch, List<PartitionStatistics> statistics)
                     throws Exception {
-                Long other = tieringSnapshotAfter(fencedAt, snapshot.id(), snapshotManager);
+                Long other = tieringSnapshotAfter(fencedAt, snapshot.id(), snapshotManager, offsetsPath);
                 if (other != null) {
                     otherTieringSnapshot = other;
                     return false;
@@ -73,9 +77,10 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
 
     /**
      * The first snapshot after {@code fencedAt} and before {@code newId} that is (or may be, if it cannot be
-     * read) a tiering snapshot, or null.
+     * read) a tiering snapshot of another round than the one recording {@code ownOffsetsPath}, or null.
      */
-    static Long tieringSnapshotAfter(long fencedAt, long newId, SnapshotManager snapshots) throws IOException {
+    static Long tieringSnapshotAfter(long fencedAt, long newId, SnapshotManager snapshots, String ownOffsetsPath)
+            throws IOException {
         for (long id = fencedAt + 1; id < newId; id++) {
             Snapshot snapshot;
             try {
@@ -84,7 +89,8 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
                 // Expired right after it landed: it cannot be proven not to be a tiering snapshot.
                 return id;
             }
-            if (LakeSnapshotCommitter.COMMIT_USER.equals(snapshot.commitUser())) {
+            if (LakeSnapshotCommitter.COMMIT_USER.equals(snapshot.commitUser())
+                    && !TieringSnapshot.of(snapshot).map(own -> own.offsetsPath().equals(ownOffsetsPath)).orElse(false)) {
                 return id;
             }
         }

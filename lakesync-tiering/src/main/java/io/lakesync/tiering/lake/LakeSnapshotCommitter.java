@@ -77,14 +77,16 @@ public final class LakeSnapshotCommitter {
 
     /**
      * Commits {@code messages} as one snapshot recording {@code offsetsPath}, unless a tiering snapshot landed
-     * after snapshot {@code fencedAt} (the newest snapshot when the round's fence passed).
+     * after snapshot {@code fencedAt} (the newest snapshot when the round's fence passed). Messages that also
+     * compact land as an APPEND and a COMPACT snapshot, both recording {@code offsetsPath}; the newest of them
+     * is the one committed.
      */
     public LakeCommitOutcome commit(List<CommitMessage> messages, String offsetsPath, long fencedAt) {
         try {
             // Most late commits come long after the next owner's: refuse them without a round of Paimon retries.
             Long landed =
                     FencedCatalogEnvironment.tieringSnapshotAfter(
-                            fencedAt, latestSnapshotId() + 1, table.snapshotManager());
+                            fencedAt, latestSnapshotId() + 1, table.snapshotManager(), offsetsPath);
             if (landed != null) {
                 return new LakeCommitOutcome.Refused(landed);
             }
@@ -94,7 +96,7 @@ public final class LakeSnapshotCommitter {
         ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
         messages.forEach(committable::addFileCommittable);
         committable.addProperty(OFFSETS_PROPERTY, offsetsPath);
-        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt);
+        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt, offsetsPath);
         FileStoreTable fenced =
                 FileStoreTableFactory.create(table.fileIO(), table.location(), table.schema(), new Options(), fence);
         Exception failure;

@@ -1,6 +1,7 @@
 package io.lakesync.tiering.lake;
 
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.fluss.lake.paimon.utils.PaimonConversions;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.paimon.CoreOptions;
@@ -15,16 +16,22 @@ import org.apache.paimon.types.DataTypeRoot;
  * Fluss columns in order with their types, then the three system columns, the same primary key, partition
  * keys and bucket count. Both schemas must be read fresh: a column Fluss added is in both (Fluss alters the
  * lake first, inserting it before the system columns), so any difference is a change made outside Fluss.
- * Says precisely what differs.
+ * Says precisely what differs. Deletion vectors are tiered (see {@link LakeReadability}) except with a partition
+ * key that is not STRING, which Fluss itself cannot build a lake table for.
  */
 public final class LakeTableCheck {
 
     private static final String TIMESTAMP_COLUMN = "__timestamp";
+    public static final String DELETION_VECTORS = "paimon.deletion-vectors.enabled";
 
     private LakeTableCheck() {}
 
     public static void check(TableInfo flussTable, FileStoreTable lakeTable) throws LakeTableIncompatibleException {
         String name = flussTable.getTablePath().toString();
+        String unsupported = deletionVectorsUnsupported(flussTable);
+        if (unsupported != null) {
+            throw new LakeTableIncompatibleException(unsupported);
+        }
         Schema expected = PaimonConversions.toPaimonSchema(flussTable.toTableDescriptor());
         List<DataField> want = expected.fields();
         List<DataField> have = lakeTable.rowType().getFields();
@@ -46,11 +53,33 @@ public final class LakeTableCheck {
         if (wantBuckets != null && !wantBuckets.equals(haveBuckets)) {
             throw mismatch(name, "bucket count is " + haveBuckets + ", Fluss has " + wantBuckets);
         }
-        if (lakeTable.coreOptions().deletionVectorsEnabled()) {
-            throw new LakeTableIncompatibleException(
-                    "Lake table of " + name + " has 'deletion-vectors.enabled' = 'true', which lakesync does not tier "
-                            + "into yet. Re-create the table without 'paimon.deletion-vectors.enabled'.");
+    }
+
+    /**
+     * Why the Fluss table cannot be tiered with deletion vectors, or null if it can (or does not set them): Fluss
+     * 0.9.1 builds deletion-vector lake tables only with STRING partition keys, as its union read matches lake
+     * partitions to Fluss partitions by name. Fluss refuses such a CREATE, but not a table that sets the option
+     * while lake sync is off, until lake sync is turned on.
+     */
+    @Nullable
+    public static String deletionVectorsUnsupported(TableInfo table) {
+        String value = table.getCustomProperties().toMap().get(DELETION_VECTORS);
+        if (value == null) {
+            value = table.getProperties().toMap().get(DELETION_VECTORS);
         }
+        if (!Boolean.parseBoolean(value)) {
+            return null;
+        }
+        for (String key : table.getPartitionKeys()) {
+            var type = table.getRowType().getField(key).getType();
+            if (type.getTypeRoot() != org.apache.fluss.types.DataTypeRoot.STRING) {
+                return "Table " + table.getTablePath() + " sets '" + DELETION_VECTORS + "' = 'true' but its partition key '"
+                        + key + "' is " + type.asSummaryString() + ": Fluss 0.9.1 supports deletion vectors only with "
+                        + "STRING partition keys. Re-create the table with STRING partition keys or without '"
+                        + DELETION_VECTORS + "'.";
+            }
+        }
+        return null;
     }
 
     private static void requireSame(String table, DataField want, DataField have) throws LakeTableIncompatibleException {

@@ -1,21 +1,26 @@
 package io.lakesync.tiering.maintenance;
 
+import io.lakesync.tiering.lake.LakeReadability;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.consumer.Consumer;
 import org.apache.paimon.consumer.ConsumerManager;
+import org.apache.paimon.deletionvectors.DeletionVectorsIndexFile;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.FileStatus;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.IndexManifestEntry;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.operation.CleanOrphanFilesResult;
@@ -37,6 +42,10 @@ import org.apache.paimon.table.sink.TableWriteImpl;
  * only adds and removes files of buckets it read, while a tiering round only adds files, so Paimon's conflict
  * check lets a round's commit land whatever compaction did meanwhile; a compaction that loses a conflict
  * (another instance compacted first) fails alone, and the files it wrote are orphans the next cleanup removes.
+ *
+ * <p>Deletion-vector primary-key tables (passed between their rounds, never beside one): a bucket with a
+ * level-0 file (left by a round whose compaction did not land) is compacted at once, as readers do not see it,
+ * and a full compaction also takes every bucket with deletion vectors, so deleted rows physically go.
  *
  * <p>Expiry never removes the snapshot the coordinator holds as the table's lake snapshot, nor a newer one: that
  * snapshot is pinned as a Paimon consumer ({@value #PIN_CONSUMER}) before expiring, which also holds Paimon's
@@ -131,9 +140,14 @@ final class LakeMaintenance {
             files.computeIfAbsent(BucketKey.of(entry), k -> new ArrayList<>()).add(entry.file());
         }
         boolean primaryKey = !compacting.primaryKeys().isEmpty();
+        boolean deletionVectors = LakeReadability.compactsInRound(compacting);
+        Set<BucketKey> withDeletionVectors =
+                deletionVectors ? bucketsWithDeletedRows(compacting, latest, files) : Set.of();
         List<BucketKey> due = files.entrySet().stream()
                 .filter(e -> e.getValue().size() >= options.compactionMinFiles()
-                        || (primaryKey && fullCompaction && (e.getValue().size() > 1 || hasDeletes(e.getValue()))))
+                        || (deletionVectors && hasLevel0(e.getValue()))
+                        || (primaryKey && fullCompaction && (e.getValue().size() > 1 || hasDeletes(e.getValue())
+                                || withDeletionVectors.contains(e.getKey()))))
                 .map(Map.Entry::getKey)
                 .toList();
         if (due.isEmpty()) {
@@ -151,6 +165,29 @@ final class LakeMaintenance {
 
     private static boolean hasDeletes(List<DataFileMeta> files) {
         return files.stream().anyMatch(f -> f.deleteRowCount().orElse(0L) > 0);
+    }
+
+    /** Level-0 files of a deletion-vector table are invisible to readers until compacted (a round's lost compaction). */
+    private static boolean hasLevel0(List<DataFileMeta> files) {
+        return files.stream().anyMatch(f -> f.level() == 0);
+    }
+
+    /**
+     * Buckets with a data file whose rows are partly deleted by a deletion vector: a full compaction drops those
+     * rows physically. (Deletion vectors of files compacted away may stay in the index; they delete nothing.)
+     */
+    private static Set<BucketKey> bucketsWithDeletedRows(
+            FileStoreTable table, long snapshotId, Map<BucketKey, List<DataFileMeta>> files) {
+        Set<BucketKey> buckets = new HashSet<>();
+        for (IndexManifestEntry entry : table.store().newIndexFileHandler()
+                .scan(table.snapshotManager().snapshot(snapshotId), DeletionVectorsIndexFile.DELETION_VECTORS_INDEX)) {
+            BucketKey bucket = new BucketKey(entry.partition(), entry.bucket());
+            Set<String> deleting = entry.indexFile().dvRanges() == null ? Set.of() : entry.indexFile().dvRanges().keySet();
+            if (files.getOrDefault(bucket, List.of()).stream().anyMatch(f -> deleting.contains(f.fileName()))) {
+                buckets.add(bucket);
+            }
+        }
+        return buckets;
     }
 
     private int expire(long lakeSnapshot) {

@@ -3,6 +3,7 @@ package io.lakesync.tiering.maintenance;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundResult;
 import java.nio.file.Path;
@@ -43,6 +44,12 @@ import org.slf4j.LoggerFactory;
  *                          lake snapshot) ──► delete orphans ──► figures ──► listener.maintained(report)
  *                          │ fails: one log line per new reason, reported; the next pass tries again
  * </pre>
+ *
+ * <p>A primary-key table with deletion vectors is the exception: its rounds compact it (see
+ * {@link LakeReadability}), and Paimon cannot have a second compactor beside them (a compaction planned before a
+ * round's deletion vectors landed brings deleted rows back). Its pass runs on the round's thread after the
+ * round committed, before the table is handed back to the coordinator: it delays the table's next round by the
+ * pass, never another table's round.
  */
 public final class MaintenanceDuty implements AutoCloseable {
 
@@ -99,10 +106,26 @@ public final class MaintenanceDuty implements AutoCloseable {
             }
             state.running = true;
         }
+        Runnable pass = () -> pass(assignment, state, listener);
+        if (compactsWithRounds(assignment.tablePath())) {
+            // Paimon admits one compactor per deletion-vector table, and its rounds compact it: the pass runs in
+            // the round's slot, before the table is handed back, so never beside a round of the table.
+            pass.run();
+            return;
+        }
         try {
-            executor.execute(() -> pass(assignment, state, listener));
+            executor.execute(pass);
         } catch (RejectedExecutionException shuttingDown) {
             state.running = false;
+        }
+    }
+
+    private boolean compactsWithRounds(TablePath path) {
+        try {
+            return LakeReadability.compactsInRound(lakeTables.load(path));
+        } catch (Exception e) {
+            // The pass reports why the lake table cannot be loaded.
+            return false;
         }
     }
 
@@ -122,9 +145,6 @@ public final class MaintenanceDuty implements AutoCloseable {
                 return;
             }
             FileStoreTable lake = lakeTables.load(path);
-            if (lake.coreOptions().deletionVectorsEnabled()) {
-                return;
-            }
             boolean full = state.lastFullCompaction == null
                     || !start.isBefore(state.lastFullCompaction.plus(options.fullCompactionInterval()));
             LakeMaintenance.Outcome outcome =

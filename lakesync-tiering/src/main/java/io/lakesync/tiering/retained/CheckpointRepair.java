@@ -2,6 +2,7 @@ package io.lakesync.tiering.retained;
 
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.io.FileNotFoundException;
 import java.util.Map;
@@ -61,7 +62,8 @@ public final class CheckpointRepair {
         } else {
             TieringSnapshot own = lakeLatest.get();
             coordinator.commitLakeSnapshot(
-                    new LakeSnapshotCommit(tableId, own.snapshotId(), own.offsetsPath(), Map.of(), Map.of()));
+                    new LakeSnapshotCommit(tableId, own.snapshotId(), own.offsetsPath(), Map.of(), Map.of(),
+                            LakeReadability.readable(lakeTable, own.snapshotId())));
             if (RegisteredSnapshot.read(admin, path).snapshot() != null) {
                 done = "registered the lake's own checkpoint (Paimon snapshot " + own.snapshotId() + ") again.";
             } else {

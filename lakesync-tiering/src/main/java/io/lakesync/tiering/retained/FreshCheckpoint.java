@@ -2,6 +2,7 @@ package io.lakesync.tiering.retained;
 
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import java.util.Map;
 import org.apache.fluss.metadata.TableBucket;
@@ -56,7 +57,8 @@ public final class FreshCheckpoint {
                     "The checkpoint snapshot of " + tablePath + " is not the newest Paimon snapshot; "
                             + "another writer committed meanwhile. The next round settles it.");
         }
-        coordinator.commitLakeSnapshot(new LakeSnapshotCommit(tableId, latest.id(), offsetsPath, offsets, Map.of()));
+        coordinator.commitLakeSnapshot(new LakeSnapshotCommit(tableId, latest.id(), offsetsPath, offsets, Map.of(),
+                LakeReadability.readable(lakeTable, latest.id())));
         LOG.debug("Table {} (id {}): new tiering checkpoint at Paimon snapshot {} with {} bucket offsets",
                 tablePath, tableId, latest.id(), offsets.size());
         return latest.id();

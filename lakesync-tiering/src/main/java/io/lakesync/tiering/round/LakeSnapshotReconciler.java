@@ -2,6 +2,7 @@ package io.lakesync.tiering.round;
 
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.tiering.retained.CheckpointRepair;
 import io.lakesync.tiering.retained.RegisteredSnapshot;
@@ -83,7 +84,8 @@ public final class LakeSnapshotReconciler {
         LOG.info("Table {}: Paimon snapshot {} is not registered with the coordinator (known: {}); registering it",
                 path, missing.snapshotId(), known == null ? "none" : known.getSnapshotId());
         coordinator.commitLakeSnapshot(
-                new LakeSnapshotCommit(tableId, missing.snapshotId(), missing.offsetsPath(), Map.of(), Map.of()));
+                new LakeSnapshotCommit(tableId, missing.snapshotId(), missing.offsetsPath(), Map.of(), Map.of(),
+                        LakeReadability.readable(lakeTable, missing.snapshotId())));
         registered = RegisteredSnapshot.read(admin, path);
         if (registered.unreadable()) {
             throw repair.repair(table, lakeTable, lakeLatest, registered.unreadableReason());

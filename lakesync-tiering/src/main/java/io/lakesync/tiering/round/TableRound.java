@@ -8,6 +8,7 @@ import io.lakesync.tiering.coordinator.HeartbeatResponse;
 import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
+import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
@@ -51,6 +52,9 @@ import org.slf4j.LoggerFactory;
  *  reconcile        Paimon has a tiering snapshot the coordinator does not know (a crash between
  *      │            the two commits): register it first, then plan from it
  *      ▼
+ *  catch up         deletion-vector tables whose readable snapshot lags: a compacted snapshot since the
+ *      │            tiered one becomes readable ({@link ReadableSnapshotCatchUp})
+ *      ▼
  *  plan             per bucket: the lake's offset → the high watermark now (asked for while the lake
  *      │            table loads and the checkpoint is reconciled)
  *      ▼
@@ -65,8 +69,9 @@ import org.slf4j.LoggerFactory;
  *  Paimon commit    conditional: refused if a tiering snapshot landed after the fence; refused or
  *      │            provably failed: delete data files and offsets file; unknown: leave all as is
  *      ▼
- *  coordinator      registers the snapshot (+ tablet server offsets); then a bucket stopped by an
- *  commit           undecodable record fails the round
+ *  coordinator      registers the snapshot (+ tablet server offsets), as readable too unless level-0 files
+ *  commit           hide rows of a deletion-vector table; then a bucket stopped by an undecodable record
+ *                   fails the round
  * </pre>
  *
  * <p>Fencing, just before the Paimon commit: the table id is unchanged, the coordinator still accepts this
@@ -115,6 +120,10 @@ public final class TableRound {
 
         Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
         LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator()).reconcile(tableInfo, lakeTable, lakeBase);
+        if (known != null && LakeReadability.compactsInRound(lakeTable)) {
+            known = new ReadableSnapshotCatchUp(admin, env.coordinator())
+                    .catchUp(tableInfo, lakeTable, committer, known, lakeBase);
+        }
         Map<TableBucket, Long> tieredOffsets = known == null ? Map.of() : known.getTableBucketsOffset();
         List<BucketRange> ranges = planner.plan(tableInfo, tieredOffsets, unwrap(ends::get));
         env.hooks().reached(RoundStage.PLANNED, assignment);
@@ -126,7 +135,8 @@ public final class TableRound {
         try (Table table = openTable()) {
             FileStoreTable writeTable = checkedLakeTable(table.getTableInfo(), tableInfo.getSchemaId(), lakeTable);
             control.startReading();
-            boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction();
+            boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction()
+                    || LakeReadability.compactsInRound(writeTable);
             written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
         }
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
@@ -145,7 +155,7 @@ public final class TableRound {
                     assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0);
         }
 
-        long snapshotId = commit(committer, lakeBase, written.messages, endOffsets, maxTimestamps);
+        long snapshotId = commit(committer, lakeTable, lakeBase, written.messages, endOffsets, maxTimestamps);
         throwIfUnreadable(written);
         int files = 0;
         long bytes = 0;
@@ -172,6 +182,7 @@ public final class TableRound {
      */
     private long commit(
             LakeSnapshotCommitter committer,
+            FileStoreTable lakeTable,
             Optional<TieringSnapshot> lakeBase,
             List<CommitMessage> messages,
             Map<TableBucket, Long> endOffsets,
@@ -199,9 +210,15 @@ public final class TableRound {
             throw (Exception) e.getCause();
         }
         env.hooks().reached(RoundStage.LAKE_COMMITTED, assignment);
+        boolean readable = LakeReadability.readable(lakeTable, snapshotId);
+        if (!readable) {
+            LOG.warn("Table {}: Paimon snapshot {} still has level-0 files (its compaction did not land), so it is "
+                    + "registered as tiered only; union reads stay on the previous readable snapshot",
+                    assignment.tablePath(), snapshotId);
+        }
         env.coordinator()
-                .commitLakeSnapshot(
-                        new LakeSnapshotCommit(assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps));
+                .commitLakeSnapshot(new LakeSnapshotCommit(
+                        assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps, readable));
         env.hooks().reached(RoundStage.COORDINATOR_COMMITTED, assignment);
         return snapshotId;
     }

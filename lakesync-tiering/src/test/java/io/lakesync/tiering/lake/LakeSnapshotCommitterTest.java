@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
@@ -72,7 +74,7 @@ class LakeSnapshotCommitterTest {
         long fencedAt = 0;
         // The next owner commits right after the stalled owner's own check: only the snapshot commit sees it.
         commitAs(table, LakeSnapshotCommitter.COMMIT_USER, rows(1));
-        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt);
+        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt, "stalled-owner.offsets");
         FileStoreTable fenced =
                 FileStoreTableFactory.create(
                         table.fileIO(), table.location(), table.schema(), new Options(Map.of("commit.max-retries", "2")), fence);
@@ -90,6 +92,45 @@ class LakeSnapshotCommitterTest {
         commitAs(lakeTables.load(PATH), "compaction-job", rows(1));
 
         assertThat(committer.commit(rows(2), "round.offsets", fencedAt)).isEqualTo(new LakeCommitOutcome.Committed(2));
+    }
+
+    @Test
+    void aCommitThatAlsoCompactsLandsBothItsSnapshotsAndOnlyTheCompactedOneIsReadable() throws Exception {
+        TablePath path = TablePath.of("lake", "deletion_vectors");
+        lakeTables.catalog().createTable(
+                Identifier.create("lake", "deletion_vectors"),
+                Schema.newBuilder()
+                        .column("id", DataTypes.BIGINT().notNull())
+                        .primaryKey("id")
+                        .option("bucket", "1")
+                        .option("deletion-vectors.enabled", "true")
+                        .build(),
+                false);
+        FileStoreTable table = lakeTables.load(path);
+        assertThat(LakeReadability.compactsInRound(table)).isTrue();
+        assertThat(LakeReadability.compactsInRound(lakeTables.load(PATH))).isFalse();
+        List<CommitMessage> messages;
+        BatchWriteBuilder builder = table.copy(Map.of("write-only", "false")).newBatchWriteBuilder();
+        try (IOManager io = IOManager.create(warehouse.toString());
+                BatchTableWrite write = (BatchTableWrite) builder.newWrite().withIOManager(io)) {
+            write.write(GenericRow.of(1L));
+            write.write(GenericRow.of(2L));
+            messages = write.prepareCommit();
+        }
+
+        LakeSnapshotCommitter committer = new LakeSnapshotCommitter(table, false);
+        assertThat(committer.commit(messages, "round.offsets", committer.latestSnapshotId()))
+                .as("the fence lets the round's own APPEND snapshot pass")
+                .isEqualTo(new LakeCommitOutcome.Committed(2));
+        Snapshot append = table.snapshotManager().snapshot(1);
+        Snapshot compact = table.snapshotManager().snapshot(2);
+        assertThat(append.commitKind()).isEqualTo(Snapshot.CommitKind.APPEND);
+        assertThat(compact.commitKind()).isEqualTo(Snapshot.CommitKind.COMPACT);
+        assertThat(List.of(append, compact)).allSatisfy(s -> assertThat(TieringSnapshot.of(s))
+                .hasValueSatisfying(t -> assertThat(t.offsetsPath()).isEqualTo("round.offsets")));
+        assertThat(LakeReadability.readable(table, 1)).as("level 0 hidden from readers").isFalse();
+        assertThat(LakeReadability.readable(table, 2)).isTrue();
+        assertThat(committer.latestTieringSnapshot()).hasValue(new TieringSnapshot(2, "round.offsets"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.lakesync.tiering.maintenance;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.KeyedStatuses;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
@@ -55,7 +56,8 @@ class LakeMaintenanceTest extends TieringTestBase {
     /** The freshness (1 s) plus the commit a round makes after reaching it. */
     private static final Duration ROUND_LIMIT = Duration.ofSeconds(2);
 
-    private final Map<Long, String> expected = new TreeMap<>();
+    private final KeyedStatuses orders = new KeyedStatuses(ORDERS);
+    private final Map<Long, String> expected = orders.expected();
     private long clicks;
     private volatile boolean blocked;
     private final Map<TablePath, MaintenanceReport> reports = new ConcurrentHashMap<>();
@@ -64,7 +66,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void keepsLakeTablesHealthyWithoutTouchingTieringMetadataOrRounds() throws Exception {
-        createServedTable(ORDERS, ordersTable(BUCKETS, "1s")
+        createServedTable(ORDERS, KeyedStatuses.table(BUCKETS, "1s")
                 // Per-table overrides of the service defaults.
                 .customProperty("lakesync.maintenance.compaction.min-files", "3")
                 .customProperty("lakesync.maintenance.full-compaction-interval", "0s")
@@ -278,14 +280,18 @@ class LakeMaintenanceTest extends TieringTestBase {
     }
 
     private void put(long from, long to, String status) throws Exception {
-        upsertStatus(ORDERS, from, to, status, expected);
+        orders.put(from, to, status);
     }
 
     private void delete(long from, long to) throws Exception {
-        deleteKeys(ORDERS, from, to, expected);
+        orders.delete(from, to);
     }
 
     private void assertLakeEqualsExpected() throws Exception {
-        assertThat(readLakeByKey(ORDERS, "order_id", "status")).isEqualTo(expected);
+        Map<Long, String> actual = new TreeMap<>();
+        for (List<Object> row : readLake(ORDERS, "order_id", "status")) {
+            assertThat(actual.put((Long) row.get(0), (String) row.get(1))).as("duplicate key %s", row.get(0)).isNull();
+        }
+        assertThat(actual).isEqualTo(expected);
     }
 }
