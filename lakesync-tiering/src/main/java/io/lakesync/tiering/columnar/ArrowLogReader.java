@@ -39,9 +39,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the Arrow log (of a log table, or the changelog of a primary-key table) of a table's buckets with the tablet servers' fetch RPC and hands each record to a
- * {@link RecordSink} as a view over the batch's Arrow vectors: no row object is copied per record, which the
- * Fluss 0.9.1 {@code LogScanner} does for every record ({@code CompletedFetch#toScanRecord}).
+ * Reads the Arrow log of a table's buckets (a log table's log, or a primary-key table's changelog) with the
+ * tablet servers' fetch RPC and hands each record to a {@link RecordSink} as a view over the batch's Arrow
+ * vectors: no row object is copied per record, which the Fluss 0.9.1 {@code LogScanner} does for every record
+ * ({@code CompletedFetch#toScanRecord}).
  *
  * <p>One fetch per leader is in flight at a time; when a response arrives the next fetch (from the end of the
  * batches just received) is sent before those batches are decoded, so the server reads ahead while this thread

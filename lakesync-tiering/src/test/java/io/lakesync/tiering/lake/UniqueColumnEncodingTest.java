@@ -164,7 +164,8 @@ class UniqueColumnEncodingTest {
         assertThat(files).isNotEmpty();
         for (Path file : files) {
             org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path(file.toString());
-            try (ParquetFileReader reader = ParquetUtil.getParquetReader(LocalFileIO.create(), path, Files.size(file))) {
+            long length = Files.size(file);
+            try (ParquetFileReader reader = ParquetUtil.getParquetReader(LocalFileIO.create(), path, length)) {
                 for (BlockMetaData block : reader.getFooter().getBlocks()) {
                     for (ColumnChunkMetaData chunk : block.getColumns()) {
                         boolean dictionary = chunk.getEncodings().stream().anyMatch(e -> e.usesDictionary());
