@@ -121,9 +121,10 @@ public final class LakeSyncOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "Read the Arrow log of log tables batch by batch, without copying a row per record. "
-                                    + "Primary-key tables, logs in remote storage and what the columnar reader "
-                                    + "cannot decode are read by the row reader, per bucket.");
+                            "Read the Arrow log of log tables, and the Arrow changelog of primary-key tables, batch "
+                                    + "by batch, without copying a row per record. Logs in INDEXED format, logs in "
+                                    + "remote storage and what the columnar reader cannot decode are read by the row "
+                                    + "reader, per bucket.");
 
     // Columnar write (issue 13): log tables' Parquet data files written column by column.
     public static final ConfigOption<Boolean> TIERING_COLUMNAR_WRITE =

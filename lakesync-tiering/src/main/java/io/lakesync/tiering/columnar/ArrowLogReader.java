@@ -39,9 +39,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the Arrow log of a log table's buckets with the tablet servers' fetch RPC and hands each record to a
- * {@link RecordSink} as a view over the batch's Arrow vectors: no row object is copied per record, which the
- * Fluss 0.9.1 {@code LogScanner} does for every record ({@code CompletedFetch#toScanRecord}).
+ * Reads the Arrow log of a table's buckets (a log table's log, or a primary-key table's changelog) with the
+ * tablet servers' fetch RPC and hands each record to a {@link RecordSink} as a view over the batch's Arrow
+ * vectors: no row object is copied per record, which the Fluss 0.9.1 {@code LogScanner} does for every record
+ * ({@code CompletedFetch#toScanRecord}).
  *
  * <p>One fetch per leader is in flight at a time; when a response arrives the next fetch (from the end of the
  * batches just received) is sent before those batches are decoded, so the server reads ahead while this thread
@@ -87,13 +88,11 @@ public final class ArrowLogReader implements AutoCloseable {
     }
 
     /**
-     * Why the columnar reader cannot read this table, or null when it can: it reads the Arrow log of tables
-     * without primary key through a direct Fluss connection.
+     * Why the columnar reader cannot read this table, or null when it can: it reads Arrow logs through a direct
+     * Fluss connection. A primary-key table's Arrow changelog carries a change type per record (the batch's
+     * change-type vector), which the record views expose as the row path's records do.
      */
     public static @Nullable String unsupportedReason(Connection connection, TableInfo tableInfo) {
-        if (tableInfo.hasPrimaryKey()) {
-            return "a primary-key table (its changelog is read by the row path)";
-        }
         if (tableInfo.getTableConfig().getLogFormat() != LogFormat.ARROW) {
             return "log format " + tableInfo.getTableConfig().getLogFormat() + " (only ARROW is read columnar)";
         }

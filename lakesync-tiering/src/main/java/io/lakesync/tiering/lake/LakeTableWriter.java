@@ -29,7 +29,8 @@ import org.apache.paimon.types.RowType;
  *
  * <p>One writer serves all buckets a reader thread owns, so they share one write buffer (spilled to disk
  * under {@code ioTmpDir} when full) instead of one buffer per bucket. Rows go straight to Paimon's file store
- * writer with the partition worked out once per bucket, not per row. Not thread-safe.
+ * writer with the partition worked out once per bucket, not per row. A primary-key table's unique columns are
+ * written without Parquet dictionary ({@link UniqueColumnEncoding}). Not thread-safe.
  */
 public final class LakeTableWriter implements LakeWriter {
 
@@ -43,8 +44,9 @@ public final class LakeTableWriter implements LakeWriter {
     private long recordsWritten;
 
     public LakeTableWriter(FileStoreTable table, boolean autoCompaction, Path ioTmpDir) {
-        FileStoreTable writeTable =
-                table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), Boolean.toString(!autoCompaction)));
+        Map<String, String> writeOptions = new HashMap<>(UniqueColumnEncoding.writeOptions(table));
+        writeOptions.put(CoreOptions.WRITE_ONLY.key(), Boolean.toString(!autoCompaction));
+        FileStoreTable writeTable = table.copy(writeOptions);
         this.ioManager = IOManager.create(ioTmpDir.toString());
         this.tableWrite =
                 (TableWriteImpl<?>)

@@ -28,8 +28,9 @@ import org.apache.paimon.table.sink.CommitMessage;
 
 /**
  * Reads a group of buckets of one table from Fluss and writes them into one {@link LakeWriter}: KV
- * snapshots first, then the log of every bucket. A log table's log goes through the columnar reader
- * ({@link ArrowLogReader}: Arrow batches, no row copied per record) when {@code columnarConnection} is given;
+ * snapshots first, then the log of every bucket. The log (a primary-key table's changelog too) goes through
+ * the columnar reader ({@link ArrowLogReader}: Arrow batches, no row copied per record) when
+ * {@code columnarConnection} is given;
  * what it hands back (remote segments, errors it does not cover), and every other log, goes through one log
  * scanner from where the columnar reader stopped. Both fetch ahead while records are written. Reading stops per bucket at its planned end offset; at the round's
  * deadline, or when no record has arrived for the idle timeout (Fluss 0.9.1 can leave a range that ends in
