@@ -312,9 +312,12 @@ public final class ClusterObserver implements TableObserver {
         for (Map.Entry<TableBucket, String> bucket : table.partitionOf().entrySet()) {
             BucketHeads.Head head = heads.get(bucket.getKey());
             if (head == null || head.error() != null) {
-                String error = head == null ? "not read" : head.error();
-                return CompletableFuture.failedFuture(new IllegalStateException(
-                        "Cannot read the log of " + path + " bucket " + bucket.getKey().getBucket() + ": " + error));
+                // E.g. no leader known yet for a partition the client has not seen: the table's own calls may
+                // still answer (they fail at the same deadline when the server is silent).
+                LOG.debug("Reading {} bucket {} alone: {}", path, bucket.getKey().getBucket(),
+                        head == null ? "not read" : head.error());
+                readAlone = true;
+                continue;
             }
             long tiered = table.tiered(bucket.getKey());
             if (head.highWatermark() < 0) {

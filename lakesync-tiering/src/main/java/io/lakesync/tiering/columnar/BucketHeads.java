@@ -237,29 +237,48 @@ public final class BucketHeads {
         return leader == null ? null : metadata.newTabletServerClientForNode(leader);
     }
 
-    /** Looks up the leaders of the asks' tables (and partitions) with one metadata request; failures leave them unknown. */
+    /**
+     * Looks up the leaders of the asks' tables (and partitions) with one metadata request. Fluss 0.9.1 fails a
+     * whole metadata request for one table or partition it cannot serve, so when that request fails each table
+     * is asked for alone, and then without its partitions; what still fails leaves its buckets without a leader.
+     */
     private static void refreshMetadata(MetadataUpdater metadata, List<Ask> asks, Deadline deadline)
             throws InterruptedException {
         if (asks.isEmpty()) {
             return;
         }
-        Set<TablePath> tables = new HashSet<>();
-        Set<Long> partitions = new HashSet<>();
+        Map<TablePath, Set<Long>> partitionsByTable = new HashMap<>();
         for (Ask ask : asks) {
-            tables.add(ask.table());
+            Set<Long> partitions = partitionsByTable.computeIfAbsent(ask.table(), t -> new HashSet<>());
             if (ask.bucket().getPartitionId() != null) {
                 partitions.add(ask.bucket().getPartitionId());
             }
         }
+        Set<Long> allPartitions = new HashSet<>();
+        partitionsByTable.values().forEach(allPartitions::addAll);
+        if (updated(metadata, partitionsByTable.keySet(), allPartitions, deadline)) {
+            return;
+        }
+        for (Map.Entry<TablePath, Set<Long>> table : partitionsByTable.entrySet()) {
+            Set<TablePath> one = Set.of(table.getKey());
+            if (!updated(metadata, one, table.getValue(), deadline) && !table.getValue().isEmpty()) {
+                updated(metadata, one, Set.of(), deadline);
+            }
+        }
+    }
+
+    private static boolean updated(MetadataUpdater metadata, Set<TablePath> tables, Set<Long> partitions,
+            Deadline deadline) throws InterruptedException {
         try {
             deadline.call(() -> {
                 metadata.updateMetadata(tables, null, partitions.isEmpty() ? null : partitions);
                 return null;
             }, "Fluss (metadata of " + tables.size() + " tables)");
+            return true;
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            // The buckets still without a leader say so in their heads.
+            return false;
         }
     }
 }
