@@ -34,15 +34,17 @@ import org.slf4j.LoggerFactory;
  *
  *   HELD, any wait ── no CU free under the quotas ──► QUOTA_WAIT ── admitted ──► ROUND_RUNNING
  *   ROUND_RUNNING ── success, not kept ─────────────────────────────► RELEASED (reported finished)
+ *   CONTINUOUS_WAIT ── a heartbeat since the round got another table ► RELEASED (reported finished)
  *   ROUND_RUNNING ── table lost, taken back or shutting down ───────► RELEASED (reported failed)
  *   HELD, any wait ── taken back, shutting down, no thread to run on ► RELEASED (reported failed)
  * </pre>
  *
  * Whether another table waits is known only from a heartbeat that asked the coordinator for one, so it is
- * judged when a continuous wait ends, not when the round before it ends: the wait frees this table's worker,
- * the heartbeats during it ask for a table, and only when one of them was answered with a table does the next
- * round become the last of this hand-out. (Judged at the round's end, a table handed out earlier, while all
- * workers were busy, still counted as waiting and sent busy tables back for a full freshness.)
+ * judged after the round, not when it ends: the continuous wait frees this table's worker and wakes the
+ * assigner, whose heartbeat asks for a table; when it is answered with one, the waiting table goes back at once
+ * (or, if no such heartbeat came before the wait ended, its next round is the last of the hand-out). Judged at
+ * the round's end, a table handed out earlier, while all workers were busy, still counted as waiting and sent
+ * busy tables back for a full freshness.
  *
  * <p>A waiting table holds no worker, so failing tables never crowd out healthy ones, and it stays with this
  * instance (its heartbeats go on), so the coordinator does not hand it round in a loop. The listener hears of
@@ -88,6 +90,8 @@ final class HeldTable {
     private long tableRequestsAtWait;
     /** Another table was waiting when this round began: it is the last of the hand-out. */
     private boolean lastRound;
+    /** Whether the round before the current continuous wait was force-finished, as the hand-back reports it. */
+    private boolean waitFollowsForceFinish;
 
     HeldTable(TieringEngine engine, TableAssignment assignment) {
         this.engine = engine;
@@ -143,6 +147,16 @@ final class HeldTable {
             startRound();
         } else {
             engine.listener().roundHeldBack(assignment, claim.heldBackReason());
+        }
+    }
+
+    /**
+     * A heartbeat that asked for a table since this table's continuous wait began was answered with one: another
+     * table was waiting, so this one goes back now instead of after one more round.
+     */
+    synchronized void anotherTableWaits() {
+        if (state == State.CONTINUOUS_WAIT && engine.tableRequests() > tableRequestsAtWait) {
+            release(false, waitFollowsForceFinish);
         }
     }
 
@@ -245,7 +259,9 @@ final class HeldTable {
                 release(false, result.forceFinished());
             } else {
                 tableRequestsAtWait = engine.tableRequests();
+                waitFollowsForceFinish = result.forceFinished();
                 waitThenRun(State.CONTINUOUS_WAIT, pause);
+                engine.workerFreed();
             }
         }
     }

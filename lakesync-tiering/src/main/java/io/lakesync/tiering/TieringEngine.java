@@ -200,6 +200,11 @@ final class TieringEngine {
         return otherTablesWaiting;
     }
 
+    /** A held table's round ended and freed its worker: ask the coordinator for a table now, not at the next poll. */
+    void workerFreed() {
+        wake();
+    }
+
     /** How many heartbeats so far asked for a table (and so refreshed {@link #otherTablesWaiting()}). */
     long tableRequests() {
         return tableRequests.get();
@@ -319,6 +324,9 @@ final class TieringEngine {
             // instance already held some? Then held tables go back after their current round.
             otherTablesWaiting = response.assigned().isPresent() && !inProgress.isEmpty();
             tableRequests.incrementAndGet();
+            if (otherTablesWaiting) {
+                List.copyOf(held.values()).forEach(HeldTable::anotherTableWaits);
+            }
         }
         if (response.assigned().isEmpty()) {
             return false;
