@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The whole harness on a tiny backlog, so it cannot rot: a real cluster, the real Flink tiering job (A), the
  * lakesync engine (B, which may not finish yet), and both bounds, each in its own JVM. Asserts completeness
- * and correctness of the report, never speed.
+ * and correctness of the report, never speed. The other scenarios run in {@link ScenarioSmokeTest}, beside it.
  */
 class BenchSmokeTest {
 
@@ -96,38 +96,7 @@ class BenchSmokeTest {
         assertThat(fromJson.contenders().get(0).medianWallSeconds()).isEqualTo(a.medianWallSeconds());
     }
 
-    @Test
-    void manyTablesAndSteadyRunEndToEnd() throws Exception {
-        BenchReport many = BenchMain.run(
-                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofMinutes(10), Contender.A, Contender.WRITE_BOUND),
-                System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        RunResult manyRun = line(many, "A").runResults().get(0);
-        assertThat(manyRun.finished()).as("A synced all tables: %s", manyRun.note()).isTrue();
-        assertThat(manyRun.lakeRows()).isEqualTo(150);
-        assertThat(manyRun.filesWritten()).isGreaterThanOrEqualTo(3);
-        RunResult writeBound = line(many, "write-bound").runResults().get(0);
-        assertThat(writeBound.finished()).as("write bound over 3 tables: %s", writeBound.note()).isTrue();
-        assertThat(writeBound.filesWritten()).as("a file in each scratch table").isGreaterThanOrEqualTo(3);
-
-        BenchReport steady = BenchMain.run(settings(ScenarioKind.STEADY, 1, 1, Duration.ofSeconds(2), Contender.A),
-                System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        ContenderSummary a = line(steady, "A");
-        assertThat(a.finishedRuns()).isEqualTo(1);
-        assertThat(a.runResults().get(0).rows()).as("rows written at the fixed rate").isPositive();
-        assertThat(a.lagP50Seconds()).isNotNull();
-        assertThat(a.lagMaxSeconds()).isGreaterThanOrEqualTo(a.lagP99Seconds());
-        assertThat(MarkdownReport.render(steady)).contains("Lag p99 s");
-    }
-
-    /** One run of each contender, tiny. */
-    private BenchSettings settings(
-            ScenarioKind scenario, long rows, int tables, Duration freshness, Contender... contenders) {
-        return new BenchSettings(scenario, rows, 1, List.of(contenders), 1, freshness, tables, 200,
-                Duration.ofSeconds(8), Duration.ofSeconds(2), Duration.ofSeconds(60), "512m", 7, Duration.ofSeconds(30), 0.8, null, false,
-                dir.resolve(scenario.label() + ".json"));
-    }
-
-    private static ContenderSummary line(BenchReport report, String contender) {
+    static ContenderSummary line(BenchReport report, String contender) {
         return report.contenders().stream().filter(c -> c.contender().equals(contender)).findFirst().orElseThrow();
     }
 }

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -86,7 +85,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
     @Test
     void unionReadThroughFlinkAfterCompactionAndExpiryReturnsFlussStateOfAPrimaryKeyTable() throws Exception {
         TablePath path = TablePath.of("fluss", "compacted_orders");
-        createServedTable(path, orders(2, false));
+        createTable(path, orders(2, false));
         Map<Long, String> expected = new TreeMap<>();
         try (TieringService service = maintainedService("compacted-orders-instance")) {
             for (int round = 0; round < 3; round++) {
@@ -118,7 +117,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
     @Test
     void unionReadThroughFlinkAfterCompactionReturnsEveryRowOfALogTableOnce() throws Exception {
         TablePath path = TablePath.of("fluss", "compacted_clicks");
-        createServedTable(path, clicks());
+        createTable(path, clicks());
         long[] written = {0};
         ThrowingRunnable click = () -> {
             append(path, clickRows(written[0], written[0] + 500));
@@ -149,11 +148,8 @@ class FlinkCompatibilityTest extends TieringTestBase {
         createTable(byFlink, clicks());
         List<InternalRow> rows = clickRows(0, 20_000);
         append(byFlink, rows);
-        JobClient job = FlinkPeer.startFlussTieringJob(cluster);
-        try {
+        try (FlinkPeer.TieringJob job = FlinkPeer.startFlussTieringJob(cluster)) {
             awaitTiered(byFlink);
-        } finally {
-            job.cancel().get();
         }
         createTable(byLakesync, clicks());
         append(byLakesync, rows);
@@ -170,13 +166,10 @@ class FlinkCompatibilityTest extends TieringTestBase {
         TablePath path = TablePath.of("fluss", "migrated_clicks");
         createTable(path, clicks());
         append(path, clickRows(0, 10_000));
-        JobClient job = FlinkPeer.startFlussTieringJob(cluster);
-        try {
+        try (FlinkPeer.TieringJob job = FlinkPeer.startFlussTieringJob(cluster)) {
             awaitTiered(path);
+            // Stopped mid-stream: the job may be in the middle of a round of the second batch.
             append(path, clickRows(10_000, 20_000));
-        } finally {
-            // Mid-stream: the job may be in the middle of a round of the second batch.
-            job.cancel().get();
         }
         try (TieringService service = startService("migration-instance")) {
             append(path, clickRows(20_000, 30_000));

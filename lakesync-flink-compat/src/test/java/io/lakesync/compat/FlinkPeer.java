@@ -5,6 +5,7 @@ import io.lakesync.sql.SqlSession;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -23,15 +24,43 @@ final class FlinkPeer {
         return SqlSession.loopbackConfig();
     }
 
-    /** Starts Fluss's Flink tiering job against the cluster on a local MiniCluster; cancel it to stop. */
-    static JobClient startFlussTieringJob(LocalFlussCluster cluster) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(2, loopbackConfig());
-        org.apache.fluss.config.Configuration flussConf = cluster.clientConfiguration();
-        flussConf.setString("tiering.poll.table.interval", "500 ms");
-        org.apache.fluss.config.Configuration lakeConf =
-                org.apache.fluss.config.Configuration.fromMap(cluster.lakeCatalogOptions());
-        return LakeTieringJobBuilder.newBuilder(env, flussConf, lakeConf, new org.apache.fluss.config.Configuration(), "paimon")
-                .build();
+    /**
+     * Starts Fluss's Flink tiering job against the cluster on a Flink cluster of its own; closing the handle stops
+     * both.
+     */
+    static TieringJob startFlussTieringJob(LocalFlussCluster cluster) throws Exception {
+        MiniCluster flink = startRestCluster();
+        try {
+            return new TieringJob(flink, submitFlussTieringJob(flink.getRestAddress().get(), cluster));
+        } catch (Exception | Error e) {
+            flink.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Fluss's tiering job on its own Flink cluster. Closing cancels the job and waits until that cluster has shut
+     * down: the job's source enumerator asks the coordinator for tables until it is closed, and Fluss 0.9.1 loses a
+     * table handed to it while it closes until the coordinator's 2-minute tiering timeout, so a table created
+     * right after a mere cancel could sit out the next test.
+     */
+    static final class TieringJob implements AutoCloseable {
+        private final MiniCluster flink;
+        private final JobClient job;
+
+        private TieringJob(MiniCluster flink, JobClient job) {
+            this.flink = flink;
+            this.job = job;
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                job.cancel().get(60, TimeUnit.SECONDS);
+            } finally {
+                flink.close();
+            }
+        }
     }
 
     /** A Flink cluster with its REST endpoint on a free loopback port ({@code getRestAddress()}). */

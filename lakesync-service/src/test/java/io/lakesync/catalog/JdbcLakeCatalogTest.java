@@ -69,10 +69,10 @@ class JdbcLakeCatalogTest extends TieringTestBase {
 
     @Test
     void tiersLogAndPrimaryKeyTablesIntoTheJdbcCatalogAndResumesExactlyOnce() throws Exception {
-        createServedTable(EVENTS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 2, "500ms")
+        createTable(EVENTS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 2, "500ms")
                 .customProperty("paimon.file.format", "avro")
                 .build());
-        createServedTable(ORDERS, ordersTable(2, "500ms")
+        createTable(ORDERS, ordersTable(2, "500ms")
                 .customProperty("paimon.file.format", "avro")
                 .build());
         assertThat(lake.catalog()).isInstanceOf(JdbcCatalog.class);

@@ -53,11 +53,11 @@ class DeletionVectorTableTest extends TieringTestBase {
 
     @Test
     void deletionVectorTablesAreTieredReadableCompactedAndResumedExactlyOnce() throws Exception {
-        createServedTable(ORDERS, KeyedStatuses.table(BUCKETS, "500ms")
+        createTable(ORDERS, KeyedStatuses.table(BUCKETS, "500ms")
                 .customProperty(DELETION_VECTORS, "true")
                 .customProperty("lakesync.maintenance.full-compaction-interval", "0s")
                 .build());
-        createServedTable(CLICKS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), BUCKETS, "500ms")
+        createTable(CLICKS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), BUCKETS, "500ms")
                 .customProperty(DELETION_VECTORS, "true")
                 .build());
         assertThat(lake.load(ORDERS).coreOptions().deletionVectorsEnabled()).isTrue();

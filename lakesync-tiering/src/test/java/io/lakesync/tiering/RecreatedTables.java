@@ -60,7 +60,7 @@ public final class RecreatedTables {
         // processTableRegistrationChange), so this waits for it.
         Path droppedDir = localPath(dropped.offsetsPath()).getParent().getParent();
         eventually(SYNC_TIMEOUT, () -> assertThat(droppedDir).doesNotExist());
-        long newId = TieringTestBase.createServedTable(path, descriptor);
+        long newId = TieringTestBase.createTable(path, descriptor).getTableId();
         // A fresh connection: the shared one may still route the name to the dropped table's id.
         try (Connection fresh = ConnectionFactory.createConnection(TieringTestBase.cluster.clientConfiguration());
                 Table table = fresh.getTable(path)) {

@@ -66,7 +66,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void keepsLakeTablesHealthyWithoutTouchingTieringMetadataOrRounds() throws Exception {
-        createServedTable(ORDERS, KeyedStatuses.table(BUCKETS, "1s")
+        createTable(ORDERS, KeyedStatuses.table(BUCKETS, "1s")
                 // Per-table overrides of the service defaults.
                 .customProperty("lakesync.maintenance.compaction.min-files", "3")
                 .customProperty("lakesync.maintenance.full-compaction-interval", "0s")
@@ -118,11 +118,11 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     @Test
     void compactsAnOrcLogTableReportsBadOptionsAndNeverHoldsBackRounds() throws Exception {
-        createServedTable(CLICKS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), BUCKETS, "1s")
+        createTable(CLICKS, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), BUCKETS, "1s")
                 .customProperty("paimon.file.format", "orc")
                 .customProperty("lakesync.maintenance.compaction.min-files", "3")
                 .build());
-        createServedTable(BAD, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 1, "1s")
+        createTable(BAD, lakeTable(Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), 1, "1s")
                 .customProperty("lakesync.maintenance.orphan.older-than", "1s")
                 .build());
 
