@@ -111,7 +111,7 @@ final class TieringEngine {
                 return false;
             }
             boolean tookTable = heartbeat();
-            return tookTable && busyTables() < settings.workers();
+            return tookTable && running && busyTables() < settings.workers();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (VirtualMachineError e) {

@@ -45,6 +45,8 @@ public final class TieringService implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TieringService.class);
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
+    /** How long a heartbeat in flight at shutdown may take before it is interrupted (the coordinator is down). */
+    private static final Duration ASSIGNER_GRACE = Duration.ofSeconds(5);
     private static final Map<String, String> TIERING_CLIENT_DEFAULTS = Map.of(
             ConfigOptions.CLIENT_SCANNER_LOG_MAX_POLL_RECORDS.key(), "8192",
             ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET.key(), "8mb",
@@ -174,8 +176,13 @@ public final class TieringService implements AutoCloseable {
         }
         running = false;
         engine.stop();
-        assigner.interrupt();
-        assigner.join(TimeUnit.SECONDS.toMillis(10));
+        // A heartbeat in flight may bring a table: let it return, so that table goes back with the others.
+        // Interrupted, its answer is lost and the coordinator keeps the table for its 2-minute timeout.
+        assigner.join(ASSIGNER_GRACE.toMillis());
+        if (assigner.isAlive()) {
+            assigner.interrupt();
+            assigner.join(TimeUnit.SECONDS.toMillis(10));
+        }
         engine.shutdown(SHUTDOWN_GRACE);
         closeResources();
         LOG.info("Tiering service stopped");

@@ -21,7 +21,8 @@ import org.apache.fluss.metadata.TablePath;
 /**
  * The coordinator's side of the tiering heartbeat, in memory, for the engine's unit tests: it hands out the
  * tables queued in {@link #waiting} one per heartbeat that asks, answers per-table errors set in
- * {@link #tableErrors}, fails every heartbeat while {@link #failure} is set, and records what it was sent.
+ * {@link #tableErrors}, fails every heartbeat while {@link #failure} is set, runs {@link #whileAnswering} before it
+ * answers (what happens while a heartbeat is in flight), and records what it was sent.
  * Rounds are scripted in these tests, so the lake-snapshot calls are not supported.
  */
 final class FakeCoordinator implements TieringCoordinator {
@@ -30,6 +31,7 @@ final class FakeCoordinator implements TieringCoordinator {
     final Map<Long, ApiException> tableErrors = new HashMap<>();
     final List<HeartbeatRequest> heartbeats = new ArrayList<>();
     volatile RuntimeException failure;
+    volatile Runnable whileAnswering = () -> {};
 
     @Override
     public synchronized HeartbeatResponse heartbeat(HeartbeatRequest request, int coordinatorEpoch) {
@@ -37,6 +39,7 @@ final class FakeCoordinator implements TieringCoordinator {
             throw failure;
         }
         heartbeats.add(request);
+        whileAnswering.run();
         Map<Long, ApiException> errors = new HashMap<>();
         request.inProgress().forEach(t -> Optional.ofNullable(tableErrors.get(t.tableId())).ifPresent(e -> errors.put(t.tableId(), e)));
         Optional<TableAssignment> assigned = request.requestTable() ? Optional.ofNullable(waiting.poll()) : Optional.empty();

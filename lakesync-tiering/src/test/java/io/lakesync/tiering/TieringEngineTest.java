@@ -336,6 +336,27 @@ class TieringEngineTest {
         assertThat(engine.step()).isFalse();
     }
 
+    /**
+     * The service stops while a heartbeat that asked for a table is in flight (it lets that heartbeat return rather
+     * than interrupt it): the table it brings never starts a round and goes back with the shutdown heartbeat, so the
+     * coordinator does not wait its 2-minute timeout for it.
+     */
+    @Test
+    void aTableHandedOutByTheHeartbeatInFlightAtShutdownGoesStraightBack() throws Exception {
+        script(T1, (assignment, control) -> {
+            throw new AssertionError("no round may start once the engine stopped");
+        });
+        coordinator.waiting.add(T1);
+        coordinator.whileAnswering = engine::stop;
+
+        assertThat(engine.step()).isFalse();
+        engine.shutdown(Duration.ofSeconds(30));
+
+        assertThat(engine.activeTables()).isEmpty();
+        assertThat(coordinator.lastHeartbeat().failed()).containsExactly(T1.epoch());
+        assertThat(events).doesNotContain("started t1");
+    }
+
     @Test
     void loopSurvivesAThrowingHeartbeatAndHealthTurnsDownAfterTheCoordinatorTimeout() {
         coordinator.failure = new IllegalStateException("heartbeat exploded");
