@@ -160,7 +160,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         Set<String> onBoard = readBoard();
         boolean enabled = serviceEnabled.getAsBoolean();
         List<? extends Future<TableObservation>> observations =
-                listFailure == null ? observer.observeAll(listed, callTimeout, observers) : List.of();
+                listFailure == null ? observer.observeAll(listed, activity, callTimeout, observers) : List.of();
         List<TableStatus> fresh = new ArrayList<>();
         for (int i = 0; i < listed.size(); i++) {
             TablePath path = listed.get(i);
