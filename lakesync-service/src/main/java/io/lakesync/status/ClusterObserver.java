@@ -56,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * round trips per table:
  *
  * <pre>
- *   every table's info ── one metadata request for all tables
+ *   every table's info ── one metadata request for all tables, answered from the coordinator's memory
  *          ▼
- *   every lake table's readable lake snapshot (and partitions) ── one request per table, {@value #IN_FLIGHT} in flight
+ *   the readable lake snapshot of each lake table that may have a new one ({@link LakeSnapshotCache}: a round of
+ *   it ended, its pending records outlived its freshness, or {@value #RECHECK_REFRESHES} refreshes passed), and
+ *   every partitioned table's partitions ── one request per table, {@value #IN_FLIGHT} in flight
  *          ▼
  *   every bucket's end offset, and the append time of its first untiered record where not known yet
  *          ── one fetch per tablet server for all buckets ({@link BucketHeads})
@@ -70,7 +72,8 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * What cannot change is kept: the append time of the record at each bucket's tiered offset, and the commit time of
- * each table's lake snapshot, so an unchanged checkpoint costs no reads. Every call waits at most until the refresh's
+ * each table's lake snapshot, so an unchanged checkpoint costs no reads; and each table's readable lake snapshot
+ * until something says it may have changed. Every call waits at most until the refresh's
  * {@link Deadline}: a server that never answers fails the tables it serves, never hangs the refresh.
  */
 public final class ClusterObserver implements TableObserver {
@@ -79,8 +82,11 @@ public final class ClusterObserver implements TableObserver {
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     /** Requests of one refresh in flight at once; a Fluss server pauses a connection with 62 queued (0.9.1). */
     private static final int IN_FLIGHT = 32;
-    /** After how many refreshes a table's readable lake snapshot is asked for again in any case. */
-    private static final int RECHECK_REFRESHES = 6;
+    /**
+     * After how many refreshes a table's readable lake snapshot is asked for again in any case (a minute at the default
+     * interval): what else moves it is seen sooner (see {@link LakeSnapshotCache}).
+     */
+    private static final int RECHECK_REFRESHES = 12;
 
     private final Connection connection;
     private final Admin admin;
