@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 
@@ -27,7 +27,8 @@ import org.apache.fluss.client.metadata.LakeSnapshot;
  *      └──ask failed───┘
  * </pre>
  *
- * Not thread-safe: one refresh at a time uses it.
+ * One refresh at a time uses it; what the refresh saw of a table may be reported from its pool
+ * ({@link #observed}).
  */
 final class LakeSnapshotCache {
 
@@ -42,7 +43,7 @@ final class LakeSnapshotCache {
 
     private final Clock clock;
     private final int recheckRefreshes;
-    private final Map<Long, Answer> answers = new HashMap<>();
+    private final Map<Long, Answer> answers = new ConcurrentHashMap<>();
     private long refresh;
     private long firstAnswers;
 
