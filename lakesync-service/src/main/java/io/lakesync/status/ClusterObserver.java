@@ -56,9 +56,11 @@ import org.slf4j.LoggerFactory;
  * round trips per table:
  *
  * <pre>
- *   every table's info ── one metadata request for all tables
+ *   every table's info ── one metadata request for all tables, answered from the coordinator's memory
  *          ▼
- *   every lake table's readable lake snapshot (and partitions) ── one request per table, {@value #IN_FLIGHT} in flight
+ *   the readable lake snapshot of each lake table that may have a new one ({@link LakeSnapshotCache}: a round of
+ *   it ended, its pending records outlived its freshness, or {@value #RECHECK_REFRESHES} refreshes passed), and
+ *   every partitioned table's partitions ── one request per table, {@value #IN_FLIGHT} in flight
  *          ▼
  *   every bucket's end offset, and the append time of its first untiered record where not known yet
  *          ── one fetch per tablet server for all buckets ({@link BucketHeads})
@@ -70,7 +72,8 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * What cannot change is kept: the append time of the record at each bucket's tiered offset, and the commit time of
- * each table's lake snapshot, so an unchanged checkpoint costs no reads. Every call waits at most until the refresh's
+ * each table's lake snapshot, so an unchanged checkpoint costs no reads; and each table's readable lake snapshot
+ * until something says it may have changed. Every call waits at most until the refresh's
  * {@link Deadline}: a server that never answers fails the tables it serves, never hangs the refresh.
  */
 public final class ClusterObserver implements TableObserver {
@@ -79,6 +82,11 @@ public final class ClusterObserver implements TableObserver {
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
     /** Requests of one refresh in flight at once; a Fluss server pauses a connection with 62 queued (0.9.1). */
     private static final int IN_FLIGHT = 32;
+    /**
+     * After how many refreshes a table's readable lake snapshot is asked for again in any case (a minute at the default
+     * interval): what else moves it is seen sooner (see {@link LakeSnapshotCache}).
+     */
+    private static final int RECHECK_REFRESHES = 12;
 
     private final Connection connection;
     private final Admin admin;
@@ -88,12 +96,14 @@ public final class ClusterObserver implements TableObserver {
     private final Map<TableBucket, Map.Entry<Long, Instant>> recordTimeAtOffset = new ConcurrentHashMap<>();
     /** Per table id: the readable lake snapshot and when Paimon committed it. */
     private final Map<Long, Map.Entry<Long, Instant>> commitTimeOfSnapshot = new ConcurrentHashMap<>();
+    private final LakeSnapshotCache lakeSnapshots;
 
     public ClusterObserver(Connection connection, LakeTables lakeTables, Clock clock) {
         this.connection = connection;
         this.admin = connection.getAdmin();
         this.lakeTables = lakeTables;
         this.clock = clock;
+        this.lakeSnapshots = new LakeSnapshotCache(clock, RECHECK_REFRESHES);
     }
 
     @Override
@@ -116,7 +126,7 @@ public final class ClusterObserver implements TableObserver {
     @Override
     public TableObservation observe(TablePath path, Deadline deadline) throws Exception {
         try {
-            return observeTogether(List.of(path), deadline, Runnable::run, false).get(0).get();
+            return observeTogether(List.of(path), Map.of(), deadline, Runnable::run, false).get(0).get();
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
@@ -125,8 +135,8 @@ public final class ClusterObserver implements TableObserver {
     /** Observes the tables of a refresh together; forgets what it kept of tables no longer listed. */
     @Override
     public List<CompletableFuture<TableObservation>> observeAll(
-            List<TablePath> tables, Duration callTimeout, ExecutorService pool) {
-        return observeTogether(tables, Deadline.in(callTimeout), pool, true);
+            List<TablePath> tables, Map<String, EngineActivity> activity, Duration callTimeout, ExecutorService pool) {
+        return observeTogether(tables, activity, Deadline.in(callTimeout), pool, true);
     }
 
     /** What a refresh learnt of one lake table before reading its buckets. */
@@ -137,9 +147,12 @@ public final class ClusterObserver implements TableObserver {
         }
     }
 
-    /** {@code everyTable}: these are all the tables, so what is kept of others can go. */
-    private List<CompletableFuture<TableObservation>> observeTogether(
-            List<TablePath> tables, Deadline deadline, Executor pool, boolean everyTable) {
+    /**
+     * {@code everyTable}: these are all the tables of a refresh, so what is kept of others can go, and a table's
+     * readable lake snapshot is asked for only when {@link LakeSnapshotCache} says so; otherwise everything is asked.
+     */
+    private List<CompletableFuture<TableObservation>> observeTogether(List<TablePath> tables,
+            Map<String, EngineActivity> activity, Deadline deadline, Executor pool, boolean everyTable) {
         Map<TablePath, CompletableFuture<TableInfo>> infos = tableInfos(tables, deadline);
         Map<TablePath, CompletableFuture<TableObservation>> results = new LinkedHashMap<>();
         Map<TablePath, TableInfo> enabled = new LinkedHashMap<>();
@@ -159,10 +172,20 @@ public final class ClusterObserver implements TableObserver {
         }
         Window window = new Window(deadline);
         Map<TablePath, CompletableFuture<LakeSnapshot>> lakes = new HashMap<>();
+        Map<TablePath, Long> roundsEndedWhenAsked = new HashMap<>();
         Map<TablePath, CompletableFuture<List<PartitionInfo>>> partitions = new HashMap<>();
+        if (everyTable) {
+            lakeSnapshots.nextRefresh();
+        }
         for (TableInfo info : enabled.values()) {
             TablePath path = info.getTablePath();
-            lakes.put(path, window.send(() -> admin.getReadableLakeSnapshot(path)));
+            // Read before the request goes out: a round ending after this changes it, so its commit is asked for.
+            long roundsEnded = activity.getOrDefault(path.toString(), EngineActivity.NONE).roundsEnded();
+            if (!everyTable || lakeSnapshots.mustAsk(
+                    info.getTableId(), roundsEnded, info.getTableConfig().getDataLakeFreshness())) {
+                roundsEndedWhenAsked.put(path, roundsEnded);
+                lakes.put(path, window.send(() -> admin.getReadableLakeSnapshot(path)));
+            }
             if (info.isPartitioned()) {
                 partitions.put(path, window.send(() -> admin.listPartitionInfos(path)));
             }
@@ -172,14 +195,17 @@ public final class ClusterObserver implements TableObserver {
             enabled.values().forEach(info -> ids.add(info.getTableId()));
             recordTimeAtOffset.keySet().removeIf(bucket -> !ids.contains(bucket.getTableId()));
             commitTimeOfSnapshot.keySet().removeIf(id -> !ids.contains(id));
+            lakeSnapshots.retainOnly(ids);
         }
         Map<TablePath, LakeTable> lakeTables = new LinkedHashMap<>();
         for (Map.Entry<TablePath, TableInfo> table : enabled.entrySet()) {
             TablePath path = table.getKey();
+            TableInfo info = table.getValue();
             try {
-                LakeSnapshot lake = readable(lakes.get(path), path, deadline);
+                LakeSnapshot lake = lakes.containsKey(path)
+                        ? readable(lakes.get(path), info, roundsEndedWhenAsked.get(path), everyTable, deadline)
+                        : lakeSnapshots.snapshot(info.getTableId());
                 Map<TableBucket, String> partitionOf = new HashMap<>();
-                TableInfo info = table.getValue();
                 List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().toList();
                 if (info.isPartitioned()) {
                     for (PartitionInfo partition : deadline.await(partitions.get(path), "Fluss (partitions of " + path + ")")) {
@@ -196,7 +222,15 @@ public final class ClusterObserver implements TableObserver {
         }
         Map<TableBucket, BucketHeads.Head> heads = readHeads(lakeTables.values(), deadline);
         for (Map.Entry<TablePath, LakeTable> table : lakeTables.entrySet()) {
-            results.put(table.getKey(), observe(table.getValue(), heads, deadline, pool));
+            CompletableFuture<TableObservation> observation = observe(table.getValue(), heads, deadline, pool);
+            if (everyTable) {
+                long id = table.getValue().info().getTableId();
+                observation = observation.thenApply(seen -> {
+                    lakeSnapshots.observed(id, seen.pendingRecords() > 0);
+                    return seen;
+                });
+            }
+            results.put(table.getKey(), observation);
         }
         List<CompletableFuture<TableObservation>> ordered = new ArrayList<>(tables.size());
         tables.forEach(path -> ordered.add(results.get(path)));
@@ -204,9 +238,11 @@ public final class ClusterObserver implements TableObserver {
     }
 
     /**
-     * Every table's info, from one metadata request for all of them (the tablet server reads each table's info as it
-     * is now). Fluss fails the whole request when one table does not exist (dropped since it was listed); then each
-     * table's info is asked for on its own. A request that ran out of time fails every table.
+     * Every table's info, from one metadata request for all of them to the coordinator: it answers from the table
+     * infos it keeps in memory (current with every ALTER TABLE), where a tablet server reads each table from ZooKeeper
+     * one after another (seconds at 1,000 tables). Fluss fails the whole request when one table does not exist
+     * (dropped since it was listed); then each table's info is asked for on its own. A request that ran out of time
+     * fails every table.
      */
     private Map<TablePath, CompletableFuture<TableInfo>> tableInfos(List<TablePath> tables, Deadline deadline) {
         Map<TablePath, CompletableFuture<TableInfo>> infos = new LinkedHashMap<>();
@@ -216,7 +252,7 @@ public final class ClusterObserver implements TableObserver {
                 .setTableName(path.getTableName()));
         try {
             MetadataResponse response = deadline.await(
-                    BucketHeads.metadataOf(connection).newRandomTabletServerClient().metadata(request),
+                    BucketHeads.metadataOf(connection).newCoordinatorServerClient().metadata(request),
                     "Fluss (metadata of " + tables.size() + " tables)");
             for (PbTableMetadata table : response.getTableMetadatasList()) {
                 TablePath path = TablePath.of(table.getTablePath().getDatabaseName(), table.getTablePath().getTableName());
@@ -412,17 +448,29 @@ public final class ClusterObserver implements TableObserver {
         return ends;
     }
 
+    /**
+     * The coordinator's answer: the table's readable lake snapshot, null when it has none; kept if {@code keep}, and
+     * when there is no answer, nothing kept of the table is used again.
+     */
     @Nullable
-    private static LakeSnapshot readable(CompletableFuture<LakeSnapshot> snapshot, TablePath path, Deadline deadline)
-            throws Exception {
+    private LakeSnapshot readable(CompletableFuture<LakeSnapshot> asked, TableInfo info, long roundsEnded, boolean keep,
+            Deadline deadline) throws Exception {
+        LakeSnapshot lake;
         try {
-            return deadline.await(snapshot, "Fluss (lake snapshot of " + path + ")");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
-                return null;
+            lake = deadline.await(asked, "Fluss (lake snapshot of " + info.getTablePath() + ")");
+        } catch (Exception e) {
+            if (!(e instanceof ExecutionException && e.getCause() instanceof LakeTableSnapshotNotExistException)) {
+                if (keep) {
+                    lakeSnapshots.failed(info.getTableId());
+                }
+                throw e;
             }
-            throw e;
+            lake = null;
         }
+        if (keep) {
+            lakeSnapshots.answered(info.getTableId(), lake, roundsEnded);
+        }
+        return lake;
     }
 
     @Nullable

@@ -31,6 +31,11 @@ public record EngineActivity(
     public static final EngineActivity NONE =
             new EngineActivity(false, 0, null, null, null, 0, 0, 0, 0, 0, null, null, 0, null, null);
 
+    /** Rounds ended so far, successful or failed: a table's lake snapshot changes only in one of them. */
+    long roundsEnded() {
+        return rounds + failures;
+    }
+
     EngineActivity started() {
         return new EngineActivity(true, consecutiveFailures, lastFailureKind, lastError, null, rounds, failures,
                 rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);

@@ -6,6 +6,7 @@ import io.lakesync.tiering.connection.RemoteErrors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
@@ -29,9 +30,13 @@ public interface TableObserver {
      * ran out of time, the tables not yet started are not tried (their futures fail with the reason), so a refresh
      * never queues up behind a server that does not answer. An observer that reads many tables in one call
      * overrides it.
+     *
+     * @param activity what the engines did with each table (by name), as this instance knows it now: a table's
+     *     lake snapshot changes only in a tiering round, so an observer may keep what it read of a table until one
+     *     of its rounds ends
      */
     default List<? extends Future<TableObservation>> observeAll(
-            List<TablePath> tables, Duration callTimeout, ExecutorService pool) {
+            List<TablePath> tables, Map<String, EngineActivity> activity, Duration callTimeout, ExecutorService pool) {
         AtomicReference<String> timedOut = new AtomicReference<>();
         List<Future<TableObservation>> futures = new ArrayList<>(tables.size());
         for (TablePath path : tables) {

@@ -44,10 +44,10 @@ import org.slf4j.LoggerFactory;
  * <p>A refresh never hangs: listing the tables, probing the lake and observing the tables may each take at most
  * {@code status.call-timeout}. The observer reads the tables together ({@link TableObserver#observeAll}), with the
  * reads it cannot batch on a bounded pool ({@code status.refresh-parallelism}), so a refresh ends within about three
- * call timeouts. A table it could not observe (Fluss or the lake did not answer, an earlier table ran out of time,
- * the observation failed) stays listed with its last observed figures marked stale and the error as its reason, and
- * turns UNKNOWN as {@link TableState} draws it; a table disappears only when Fluss lists the tables without it
- * (dropped).
+ * call timeouts; it is handed the engines' activity, so it may keep what only a tiering round changes. A table it
+ * could not observe (Fluss or the lake did not answer, an earlier table ran out of time, the observation failed)
+ * stays listed with its last observed figures marked stale and the error as its reason, and turns UNKNOWN as
+ * {@link TableState} draws it; a table disappears only when Fluss lists the tables without it (dropped).
  *
  * <p>What the engines did with each table is kept on an {@link ActivityBoard}: with several instances on one
  * shared state, each round's outcome is added to the table's shared totals by the instance that ran it, and every
@@ -160,7 +160,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         Set<String> onBoard = readBoard();
         boolean enabled = serviceEnabled.getAsBoolean();
         List<? extends Future<TableObservation>> observations =
-                listFailure == null ? observer.observeAll(listed, callTimeout, observers) : List.of();
+                listFailure == null ? observer.observeAll(listed, activity, callTimeout, observers) : List.of();
         List<TableStatus> fresh = new ArrayList<>();
         for (int i = 0; i < listed.size(); i++) {
             TablePath path = listed.get(i);

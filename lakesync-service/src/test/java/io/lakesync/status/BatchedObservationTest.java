@@ -153,7 +153,7 @@ class BatchedObservationTest extends TieringTestBase {
 
     private Map<TablePath, TableObservation> observeAll(ClusterObserver observer, List<TablePath> tables)
             throws InterruptedException {
-        List<? extends Future<TableObservation>> futures = observer.observeAll(tables, CALL_TIMEOUT, pool);
+        List<? extends Future<TableObservation>> futures = observer.observeAll(tables, Map.of(), CALL_TIMEOUT, pool);
         assertThat(futures).hasSize(tables.size());
         Map<TablePath, TableObservation> observed = new HashMap<>();
         for (int i = 0; i < tables.size(); i++) {

@@ -3,6 +3,7 @@ package io.lakesync.status;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
 import io.lakesync.tiering.TieringTestBase;
 import io.lakesync.tiering.round.RoundHooks;
@@ -47,8 +48,13 @@ class TableStatusTrackerTest extends TieringTestBase {
         try (TieringService service = new TieringService(serviceConfig("tracked-instance", Map.of()), tracker, RoundHooks.NONE, Clock.systemUTC())) {
             service.start();
             LakeSnapshot tiered = awaitTiered(path);
-            TableStatus synced = statusOf(tracker, path);
-            assertThat(synced.state()).isEqualTo(TableState.UP_TO_DATE);
+            // Continuous mode runs (empty) rounds until no record came for a freshness: SYNCING until then.
+            TableStatus[] shown = new TableStatus[1];
+            eventually(Duration.ofSeconds(15), () -> {
+                shown[0] = statusOf(tracker, path);
+                assertThat(shown[0].state()).isEqualTo(TableState.UP_TO_DATE);
+            });
+            TableStatus synced = shown[0];
             assertThat(synced.pendingRecords()).isZero();
             assertThat(synced.syncLatency()).isZero();
             assertThat(synced.lakeSnapshotId()).isEqualTo(tiered.getSnapshotId());
@@ -71,6 +77,20 @@ class TableStatusTrackerTest extends TieringTestBase {
         assertThat(behind.checkpointAge()).isPositive();
         assertThat(tracker.history(path)).hasSizeGreaterThanOrEqualTo(3);
         assertThat(tracker.history(path).get(0).pendingRecords()).isEqualTo(1_000);
+
+        // Tiered by a job this tracker does not hear of (as Fluss's Flink tiering job would be): its commit shows once
+        // the tracker's answer for the table is older than the table's freshness (1 s), since records were pending.
+        try (TieringService external = new TieringService(
+                serviceConfig("external-instance", Map.of()), TieringListener.NONE, RoundHooks.NONE, Clock.systemUTC())) {
+            external.start();
+            LakeSnapshot caughtUp = awaitTiered(path);
+            eventually(Duration.ofSeconds(15), () -> {
+                TableStatus shown = statusOf(tracker, path);
+                assertThat(shown.lakeSnapshotId()).isGreaterThanOrEqualTo(caughtUp.getSnapshotId());
+                assertThat(shown.pendingRecords()).isZero();
+                assertThat(shown.state()).isEqualTo(TableState.UP_TO_DATE);
+            });
+        }
     }
 
     @Test
