@@ -402,12 +402,13 @@ final class HeldTable {
     private static void logFinished(RoundResult result) {
         if (result.committed()) {
             LOG.info(
-                    "Table {}: tiered {} records into lake snapshot {} in {} ms{}",
+                    "Table {}: tiered {} records into lake snapshot {} in {} ms{} ({})",
                     result.assignment().tablePath(),
                     result.records(),
                     result.lakeSnapshotId(),
                     result.duration().toMillis(),
-                    result.forceFinished() ? " (freshness reached, continuing)" : "");
+                    result.forceFinished() ? " (freshness reached, continuing)" : "",
+                    result.phases());
         } else {
             LOG.debug("Table {}: nothing new to tier", result.assignment().tablePath());
         }

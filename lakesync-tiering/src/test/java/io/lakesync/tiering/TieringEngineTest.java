@@ -10,6 +10,7 @@ import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.round.BucketProgress;
 import io.lakesync.tiering.round.FencedRoundException;
 import io.lakesync.tiering.round.RoundControl;
+import io.lakesync.tiering.round.RoundPhases;
 import io.lakesync.tiering.round.RoundResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -553,7 +554,8 @@ class TieringEngineTest {
                 forceFinished,
                 List.of(new BucketProgress(null, records > 0 ? records : null, 0, records)),
                 0,
-                0);
+                0,
+                RoundPhases.none());
     }
 
     private static String name(TableAssignment assignment) {

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.retained;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.admin.Admin;
@@ -18,8 +19,13 @@ public record RegisteredSnapshot(@Nullable LakeSnapshot snapshot, @Nullable Stri
     private static final String UNREADABLE_MESSAGE = "Failed to get lake table snapshot";
 
     public static RegisteredSnapshot read(Admin admin, TablePath tablePath) throws Exception {
+        return of(admin.getLatestLakeSnapshot(tablePath));
+    }
+
+    /** The answer to a {@code getLatestLakeSnapshot} request issued earlier (so it runs beside other requests). */
+    public static RegisteredSnapshot of(CompletableFuture<LakeSnapshot> request) throws Exception {
         try {
-            return new RegisteredSnapshot(admin.getLatestLakeSnapshot(tablePath).get(), null);
+            return new RegisteredSnapshot(request.get(), null);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof LakeTableSnapshotNotExistException) {

@@ -9,6 +9,7 @@ import io.lakesync.tiering.retained.RegisteredSnapshot;
 import io.lakesync.tiering.retained.RetainedLakeDataException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
@@ -49,15 +50,20 @@ public final class LakeSnapshotReconciler {
 
     /**
      * @param lakeLatest Paimon's newest tiering snapshot, read at the round's start (its base for fencing)
+     * @param registeredRequest the coordinator's latest lake snapshot of the table, asked for at the round's start
      * @return the coordinator's checkpoint of the table after reconciling, or null when it has none
      */
     @Nullable
-    public LakeSnapshot reconcile(TableInfo table, FileStoreTable lakeTable, Optional<TieringSnapshot> lakeLatest)
+    public LakeSnapshot reconcile(
+            TableInfo table,
+            FileStoreTable lakeTable,
+            Optional<TieringSnapshot> lakeLatest,
+            CompletableFuture<LakeSnapshot> registeredRequest)
             throws Exception {
         TablePath path = table.getTablePath();
         long tableId = table.getTableId();
         CheckpointRepair repair = new CheckpointRepair(admin, coordinator);
-        RegisteredSnapshot registered = RegisteredSnapshot.read(admin, path);
+        RegisteredSnapshot registered = RegisteredSnapshot.of(registeredRequest);
         if (registered.unreadable()) {
             throw repair.repair(table, lakeTable, lakeLatest, registered.unreadableReason());
         }

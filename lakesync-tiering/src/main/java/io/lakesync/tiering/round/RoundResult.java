@@ -10,7 +10,7 @@ import javax.annotation.Nullable;
  * A round that ended without error: what it tiered and the lake snapshot it committed (null when there was
  * nothing new to tier). {@code forceFinished} means it hit the table's freshness before reaching the end
  * offsets it planned, so the coordinator queues the table again at once. Files and bytes count the data
- * and changelog files the round wrote.
+ * and changelog files the round wrote; {@code phases} where its time went.
  */
 public record RoundResult(
         TableAssignment assignment,
@@ -20,11 +20,12 @@ public record RoundResult(
         boolean forceFinished,
         List<BucketProgress> buckets,
         int filesWritten,
-        long bytesWritten) {
+        long bytesWritten,
+        RoundPhases phases) {
 
     /** A round that found nothing new to tier. */
-    static RoundResult empty(TableAssignment assignment, Instant startedAt, Duration duration) {
-        return new RoundResult(assignment, startedAt, duration, null, false, List.of(), 0, 0);
+    static RoundResult empty(TableAssignment assignment, Instant startedAt, Duration duration, RoundPhases phases) {
+        return new RoundResult(assignment, startedAt, duration, null, false, List.of(), 0, 0, phases);
     }
 
     public long records() {

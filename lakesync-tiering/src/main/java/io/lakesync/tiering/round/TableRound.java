@@ -82,7 +82,7 @@ import org.slf4j.LoggerFactory;
  * job does not guarantee (apache/fluss#2648).
  *
  * <p>Schemas: a Fluss {@code ADD COLUMN} alters the lake table first, then the Fluss schema. The round reads
- * the Fluss table (schema included) after planning, so every planned record was written under that schema
+ * the Fluss table (schema included) once the high watermarks it plans to are read, so every planned record was written under that schema
  * or an older one (the client pads older records with NULLs), and uses a lake table loaded after a Fluss read
  * of that same schema (the one loaded at the round's start while the schema is unchanged, else loaded again),
  * so its schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
@@ -99,46 +99,61 @@ public final class TableRound {
     private final RoundEnvironment env;
     private final RoundControl control;
     private final Admin admin;
+    private final RoundPhases phases;
 
     public TableRound(TableAssignment assignment, RoundEnvironment env, RoundControl control) {
         this.assignment = assignment;
         this.env = env;
         this.control = control;
         this.admin = env.connection().getAdmin();
+        this.phases = new RoundPhases(env.clock());
     }
 
     public RoundResult run() throws Exception {
         Instant startedAt = env.clock().instant();
-        TableInfo tableInfo = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
+        // The coordinator's checkpoint is asked for with the table's info, not after it: one round trip less.
+        CompletableFuture<TableInfo> infoRequest = admin.getTableInfo(assignment.tablePath());
+        CompletableFuture<LakeSnapshot> registeredRequest = admin.getLatestLakeSnapshot(assignment.tablePath());
+        TableInfo tableInfo = currentTableInfo(infoRequest);
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
+        phases.ended("table info");
         RoundPlanner planner = new RoundPlanner(admin);
-        // The high watermarks come while the lake table loads and the checkpoint is reconciled.
+        // The high watermarks come while the lake table loads and the checkpoint is reconciled, and the table
+        // the round reads with is asked for as soon as they are in (see openTable).
         CompletableFuture<List<RoundPlanner.PartitionEnds>> ends = onReaderThread(() -> planner.endOffsets(tableInfo));
+        CompletableFuture<TableInfo> readInfoRequest =
+                ends.thenCompose(planned -> admin.getTableInfo(assignment.tablePath()));
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
+        phases.ended("lake load");
 
         Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
-        LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator()).reconcile(tableInfo, lakeTable, lakeBase);
+        LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator())
+                .reconcile(tableInfo, lakeTable, lakeBase, registeredRequest);
         if (known != null && LakeReadability.compactsInRound(lakeTable)) {
             known = new ReadableSnapshotCatchUp(admin, env.coordinator())
                     .catchUp(tableInfo, lakeTable, committer, known, lakeBase);
         }
+        phases.ended("reconcile");
         Map<TableBucket, Long> tieredOffsets = known == null ? Map.of() : known.getTableBucketsOffset();
         List<BucketRange> ranges = planner.plan(tableInfo, tieredOffsets, unwrap(ends::get));
+        phases.ended("plan");
         env.hooks().reached(RoundStage.PLANNED, assignment);
         if (ranges.isEmpty()) {
-            return RoundResult.empty(assignment, startedAt, since(startedAt));
+            return RoundResult.empty(assignment, startedAt, since(startedAt), phases);
         }
 
         WriteOutcome written;
-        try (Table table = openTable()) {
+        try (Table table = openTable(readInfoRequest)) {
             FileStoreTable writeTable = checkedLakeTable(table.getTableInfo(), tableInfo.getSchemaId(), lakeTable);
             control.startReading();
             boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction()
                     || LakeReadability.compactsInRound(writeTable);
+            phases.ended("open");
             written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
         }
+        phases.ended("read+write");
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
         Map<TableBucket, Long> endOffsets = new HashMap<>();
         Map<TableBucket, Long> maxTimestamps = new HashMap<>();
@@ -152,7 +167,7 @@ public final class TableRound {
             committer.abort(written.messages);
             throwIfUnreadable(written);
             return new RoundResult(
-                    assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0);
+                    assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0, phases);
         }
 
         long snapshotId = commit(committer, lakeTable, lakeBase, written.messages, endOffsets, maxTimestamps);
@@ -171,7 +186,15 @@ public final class TableRound {
             }
         }
         return new RoundResult(
-                assignment, startedAt, since(startedAt), snapshotId, written.forceFinished, written.buckets, files, bytes);
+                assignment,
+                startedAt,
+                since(startedAt),
+                snapshotId,
+                written.forceFinished,
+                written.buckets,
+                files,
+                bytes,
+                phases);
     }
 
     /**
@@ -197,11 +220,13 @@ public final class TableRound {
                 fencedAt = checkStillOwner(committer, lakeBase);
                 env.hooks().reached(RoundStage.FENCED, assignment);
                 offsetsPath = unwrap(prepared::get);
+                phases.ended("fence");
             } catch (Exception e) {
                 prepared.thenAccept(this::deletePreparedOffsets);
                 throw e;
             }
             snapshotId = commitToLake(committer, messages, offsetsPath, fencedAt);
+            phases.ended("lake commit");
         } catch (Exception e) {
             if (!(e instanceof LakeCommitException)) {
                 committer.abort(messages);
@@ -219,17 +244,19 @@ public final class TableRound {
         env.coordinator()
                 .commitLakeSnapshot(new LakeSnapshotCommit(
                         assignment.tableId(), snapshotId, offsetsPath, endOffsets, maxTimestamps, readable));
+        phases.ended("coordinator commit");
         env.hooks().reached(RoundStage.COORDINATOR_COMMITTED, assignment);
         return snapshotId;
     }
 
     /**
-     * The Fluss table the round reads with, as it is after planning: one table-info request. (The client's
-     * {@code Connection.getTable} asks for the cluster metadata first, which the planner's offsets request
-     * has just refreshed, and the readers refresh again when a leader is unknown.)
+     * The Fluss table the round reads with, from a table-info request issued once the high watermarks were in,
+     * so its schema is at least as new as every planned record's. (The client's {@code Connection.getTable}
+     * asks for the cluster metadata first, which the planner's offsets request has just refreshed, and the
+     * readers refresh again when a leader is unknown.)
      */
-    private Table openTable() throws Exception {
-        TableInfo info = currentTableInfo(admin.getTableInfo(assignment.tablePath()));
+    private Table openTable(CompletableFuture<TableInfo> readInfoRequest) throws Exception {
+        TableInfo info = currentTableInfo(readInfoRequest);
         Connection connection = env.connection() instanceof ReconnectingConnection reconnecting
                 ? reconnecting.current()
                 : env.connection();

@@ -3,11 +3,7 @@ package io.lakesync.tiering.round;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The round's time budget runs from the start of reading, not from the start of the round. */
@@ -63,29 +59,5 @@ class RoundControlTest {
         control.cancel("shutting down");
         assertThat(next.isCancelled()).isTrue();
         assertThatThrownBy(next::throwIfCancelled).hasMessage("shutting down");
-    }
-
-    /** A clock that moves only when told. */
-    private static final class StepClock extends Clock {
-        private Instant now = Instant.parse("2026-11-30T12:00:00Z");
-
-        void advance(Duration step) {
-            now = now.plus(step);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
