@@ -42,6 +42,7 @@ final class ArrowColumns {
     /** Per column, the batch's value bytes of a string or bytes column. */
     private final byte[][] valueBytes;
     private long batchId = -1;
+    private int batchWidth;
     private int present;
 
     /** {@code rowType}: the lake table's columns; {@code rowEncoders}: one per business column. */
@@ -62,12 +63,18 @@ final class ArrowColumns {
             return;
         }
         VectorSchemaRoot root = record.vectors();
-        present = Math.min(root.getFieldVectors().size(), values.length);
+        batchWidth = root.getFieldVectors().size();
+        present = Math.min(batchWidth, values.length);
         for (int i = 0; i < present; i++) {
             vectors[i] = root.getVector(i);
             values[i] = bind(i, vectors[i]);
         }
         batchId = record.batchId();
+    }
+
+    /** Columns of the bound batch. */
+    int batchWidth() {
+        return batchWidth;
     }
 
     /** Business columns the batch holds; the lake table's further columns are null. */

@@ -75,6 +75,8 @@ public final class ParquetAppendWriter implements LakeWriter {
     private final Map<Pair<BinaryRow, Integer>, BucketFiles> files = new HashMap<>();
     /** Where each Fluss bucket's records go (several share Paimon bucket 0 in a bucket-unaware table). */
     private final Map<TableBucket, BucketFiles> targets = new HashMap<>();
+    private @Nullable TableBucket lastBucket;
+    private @Nullable BucketFiles lastTarget;
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
     public ParquetAppendWriter(FileStoreTable table) {
@@ -149,12 +151,17 @@ public final class ParquetAppendWriter implements LakeWriter {
 
     @Override
     public void write(TableBucket bucket, LogRecord record) throws Exception {
-        BucketFiles target = targets.get(bucket);
-        if (target == null) {
-            target = target(bucket, record);
-            targets.put(bucket, target);
+        // Records come batch by batch: the last bucket's files spare a hash lookup (TableBucket hashes by boxing).
+        if (bucket != lastBucket) {
+            BucketFiles target = targets.get(bucket);
+            if (target == null) {
+                target = target(bucket, record);
+                targets.put(bucket, target);
+            }
+            lastBucket = bucket;
+            lastTarget = target;
         }
-        target.write(record, bucket.getBucket());
+        lastTarget.write(record, bucket.getBucket());
     }
 
     private BucketFiles target(TableBucket bucket, LogRecord first) {
@@ -202,6 +209,8 @@ public final class ParquetAppendWriter implements LakeWriter {
             }
             files.clear();
             targets.clear();
+            lastBucket = null;
+            lastTarget = null;
         } finally {
             codecs.release();
         }

@@ -133,7 +133,7 @@ final class ParquetDataFile {
     /** {@link #append(LogRecord, int)} for a record of an Arrow batch, its values read from the batch's vectors. */
     void append(ArrowBatchRecord record, ArrowColumns vectors, int bucket) throws IOException {
         vectors.bind(record);
-        checkWidth(record.vectors().getFieldVectors().size());
+        checkWidth(vectors.batchWidth());
         int present = vectors.present();
         int rowId = record.rowId();
         for (int i = 0; i < businessFields; i++) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
+import io.lakesync.tiering.columnar.InMemoryArrowBatches;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.math.BigDecimal;
@@ -14,32 +15,17 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.apache.fluss.compression.ArrowCompressionInfo;
-import org.apache.fluss.memory.UnmanagedPagedOutputView;
-import org.apache.fluss.metadata.SchemaGetter;
-import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
 import org.apache.fluss.record.GenericRecord;
 import org.apache.fluss.record.LogRecord;
-import org.apache.fluss.record.LogRecordBatch;
-import org.apache.fluss.record.LogRecordReadContext;
-import org.apache.fluss.record.MemoryLogRecords;
-import org.apache.fluss.record.MemoryLogRecordsArrowBuilder;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.TimestampLtz;
 import org.apache.fluss.row.TimestampNtz;
-import org.apache.fluss.row.arrow.ArrowWriter;
-import org.apache.fluss.row.arrow.ArrowWriterPool;
-import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.BufferAllocator;
-import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.RootAllocator;
-import org.apache.fluss.shaded.netty4.io.netty.buffer.ByteBuf;
 import org.apache.fluss.types.RowType;
-import org.apache.fluss.utils.CloseableIterator;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
@@ -72,7 +58,6 @@ class ParquetAppendWriterTest {
     private static final int RECORDS_PER_ROUND = 3_000;
     /** Records per chunk written through Arrow batches (one batch per bucket per chunk). */
     private static final int ARROW_CHUNK = 500;
-    private static final int SCHEMA_ID = 1;
 
     @TempDir
     Path dir;
@@ -251,34 +236,28 @@ class ParquetAppendWriterTest {
      * batch's vectors. The records keep their order (the buckets' batches interleave) and their offsets.
      */
     private static void commitThroughArrowBatches(FileStoreTable table, List<LogRecord> records) throws Exception {
-        RowType flussType = flussRowType();
         List<CommitMessage> messages;
-        try (BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE);
-                ArrowWriterPool arrowWriters = new ArrowWriterPool(allocator);
-                LogRecordReadContext even = readContext(flussType);
-                LogRecordReadContext odd = readContext(flussType);
+        try (InMemoryArrowBatches even = new InMemoryArrowBatches(flussRowType());
+                InMemoryArrowBatches odd = new InMemoryArrowBatches(flussRowType());
                 ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
-            long batchId = 0;
             for (int from = 0; from < records.size(); from += ARROW_CHUNK) {
                 List<LogRecord> chunk = records.subList(from, Math.min(records.size(), from + ARROW_CHUNK));
                 List<ArrowBatchRecord> views = new ArrayList<>();
                 for (int bucket = 0; bucket < 2; bucket++) {
-                    LogRecordReadContext context = bucket == 0 ? even : odd;
                     int inBucket = bucket;
                     List<LogRecord> bucketRecords = chunk.stream().filter(r -> bucketOf(r) == inBucket).toList();
-                    LogRecordBatch batch = arrowBatch(arrowWriters, flussType, bucketRecords);
-                    batchId++;
-                    try (CloseableIterator<LogRecord> decoded = batch.records(context)) {
-                        for (int rowId = 0; rowId < bucketRecords.size(); rowId++) {
-                            LogRecord original = bucketRecords.get(rowId);
-                            LogRecord record = new GenericRecord(
-                                    original.logOffset(), original.timestamp(), ChangeType.APPEND_ONLY,
-                                    decoded.next().getRow());
-                            ArrowBatchRecord view = new ArrowBatchRecord();
-                            view.moveTo(context.getVectorSchemaRoot(SCHEMA_ID), batchId, record, rowId);
-                            views.add(view);
-                        }
-                    }
+                    InMemoryArrowBatches batches = bucket == 0 ? even : odd;
+                    byte[] batch = batches.encode(0, bucketRecords.stream().map(LogRecord::getRow).toList());
+                    batches.replay(batch, new TableBucket(1, bucket), (b, record) -> {
+                        ArrowBatchRecord view = (ArrowBatchRecord) record;
+                        // The views are reused: keep this one's place, with the record's own offset and time.
+                        LogRecord original = bucketRecords.get(view.rowId());
+                        ArrowBatchRecord kept = new ArrowBatchRecord();
+                        kept.moveTo(view.vectors(), view.batchId(), new GenericRecord(
+                                original.logOffset(), original.timestamp(), ChangeType.APPEND_ONLY, view.getRow()),
+                                view.rowId());
+                        views.add(kept);
+                    });
                 }
                 views.sort(Comparator.comparingLong(ArrowBatchRecord::logOffset));
                 for (ArrowBatchRecord view : views) {
@@ -290,47 +269,6 @@ class ParquetAppendWriterTest {
         try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
             commit.commit(messages);
         }
-    }
-
-    private static LogRecordBatch arrowBatch(ArrowWriterPool writers, RowType type, List<LogRecord> records)
-            throws Exception {
-        ArrowWriter arrowWriter =
-                writers.getOrCreateWriter(1L, SCHEMA_ID, 4 << 20, type, ArrowCompressionInfo.NO_COMPRESSION);
-        try (MemoryLogRecordsArrowBuilder builder = MemoryLogRecordsArrowBuilder.builder(
-                0, LogRecordBatch.CURRENT_LOG_MAGIC_VALUE, SCHEMA_ID, arrowWriter, new UnmanagedPagedOutputView(1 << 16))) {
-            for (LogRecord record : records) {
-                builder.append(ChangeType.APPEND_ONLY, record.getRow());
-            }
-            ByteBuf buf = builder.build().getByteBuf();
-            byte[] bytes = new byte[buf.readableBytes()];
-            buf.getBytes(buf.readerIndex(), bytes);
-            builder.recycleArrowWriter();
-            return MemoryLogRecords.pointToBytes(bytes).batches().iterator().next();
-        }
-    }
-
-    private static LogRecordReadContext readContext(RowType type) {
-        org.apache.fluss.metadata.Schema schema = org.apache.fluss.metadata.Schema.newBuilder().fromRowType(type).build();
-        SchemaInfo info = new SchemaInfo(schema, SCHEMA_ID);
-        return LogRecordReadContext.createArrowReadContext(type, SCHEMA_ID, new SchemaGetter() {
-            @Override
-            public org.apache.fluss.metadata.Schema getSchema(int schemaId) {
-                return schema;
-            }
-
-            @Override
-            public CompletableFuture<SchemaInfo> getSchemaInfoAsync(int schemaId) {
-                return CompletableFuture.completedFuture(info);
-            }
-
-            @Override
-            public SchemaInfo getLatestSchemaInfo() {
-                return info;
-            }
-
-            @Override
-            public void release() {}
-        });
     }
 
     /** The Fluss columns the records hold, as Fluss's tiering maps them to {@link #TYPES}. */
