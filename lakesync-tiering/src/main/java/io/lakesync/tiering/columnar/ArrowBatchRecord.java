@@ -1,5 +1,6 @@
 package io.lakesync.tiering.columnar;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.fluss.record.ChangeType;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
@@ -14,10 +15,18 @@ import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.VectorSchemaRoot;
  */
 public final class ArrowBatchRecord implements LogRecord {
 
+    /** Batch ids are unique in the process, so a writer fed by several readers never mistakes one batch for another. */
+    private static final AtomicLong BATCH_IDS = new AtomicLong();
+
     private VectorSchemaRoot vectors;
     private long batchId;
     private LogRecord record;
     private int rowId;
+
+    /** A new batch id, for {@link #moveTo}. */
+    public static long nextBatchId() {
+        return BATCH_IDS.incrementAndGet();
+    }
 
     /** Points this view at row {@code rowId} of the batch in {@code vectors}; {@code record} is that row's record. */
     public void moveTo(VectorSchemaRoot vectors, long batchId, LogRecord record, int rowId) {

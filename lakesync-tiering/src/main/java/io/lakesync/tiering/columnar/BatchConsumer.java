@@ -30,7 +30,6 @@ final class BatchConsumer {
     private final boolean checkCrcs;
     private final InternalRow.FieldGetter[] fallibleFields;
     private final ArrowBatchRecord view = new ArrowBatchRecord();
-    private long batchesDecoded;
 
     /** {@code rowType}: the table's columns, whose fallible ones are decoded before the sink sees a record. */
     BatchConsumer(RowType rowType, boolean checkCrcs) {
@@ -76,7 +75,7 @@ final class BatchConsumer {
             // Set on the batch's first record: the vectors, when the batch was decoded in the current schema.
             VectorSchemaRoot vectors = null;
             boolean firstRecord = true;
-            long batchId = ++batchesDecoded;
+            long batchId = ArrowBatchRecord.nextBatchId();
             try (records) {
                 while (true) {
                     LogRecord record;

@@ -39,7 +39,6 @@ public final class InMemoryArrowBatches implements AutoCloseable {
     private final ArrowWriterPool writers = new ArrowWriterPool(allocator);
     private final LogRecordReadContext readContext;
     private final ArrowBatchRecord view = new ArrowBatchRecord();
-    private long batchesDecoded;
 
     public InMemoryArrowBatches(RowType rowType) {
         this.rowType = rowType;
@@ -67,7 +66,7 @@ public final class InMemoryArrowBatches implements AutoCloseable {
 
     /** Decodes a batch of {@link #encode} and hands each of its records to the sink, as Fluss bucket {@code bucket}. */
     public void replay(byte[] batch, TableBucket bucket, RecordSink sink) throws Exception {
-        long batchId = ++batchesDecoded;
+        long batchId = ArrowBatchRecord.nextBatchId();
         for (LogRecordBatch decoded : MemoryLogRecords.pointToBytes(batch).batches()) {
             try (CloseableIterator<LogRecord> records = decoded.records(readContext)) {
                 int rowId = 0;
