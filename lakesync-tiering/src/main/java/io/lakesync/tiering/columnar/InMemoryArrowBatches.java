@@ -31,7 +31,7 @@ import org.apache.fluss.utils.CloseableIterator;
  */
 public final class InMemoryArrowBatches implements AutoCloseable {
 
-    private static final int SCHEMA_ID = 1;
+    static final int SCHEMA_ID = 1;
     private static final int MAX_BATCH_BYTES = 16 << 20;
 
     private final RowType rowType;
@@ -88,8 +88,8 @@ public final class InMemoryArrowBatches implements AutoCloseable {
         }
     }
 
-    /** The one schema the batches are written in. */
-    private record FixedSchema(Schema schema) implements SchemaGetter {
+    /** The one schema the batches are written in, as schema {@link #SCHEMA_ID}. */
+    record FixedSchema(Schema schema) implements SchemaGetter {
         @Override
         public Schema getSchema(int schemaId) {
             return schema;
