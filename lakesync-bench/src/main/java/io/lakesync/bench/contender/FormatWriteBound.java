@@ -11,9 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.fluss.metadata.TableBucket;
@@ -114,11 +116,12 @@ final class FormatWriteBound implements Bound {
     public Map<String, Object> run() throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
         List<Callable<Void>> tasks = new ArrayList<>();
-        if (!arrowInputs.isEmpty()) {
-            for (ArrowInput input : arrowInputs) {
-                tasks.add(() -> writeLogColumnar(input));
-            }
-        } else if (tables.size() == 1 && !firstSpec.primaryKey()) {
+        Set<FileStoreTable> columnar = new HashSet<>();
+        for (ArrowInput input : arrowInputs) {
+            columnar.add(input.table);
+            tasks.add(() -> writeLogColumnar(input));
+        }
+        if (tables.size() == 1 && !firstSpec.primaryKey() && columnar.isEmpty()) {
             int writers = logWriters();
             for (int w = 0; w < writers; w++) {
                 int first = w;
@@ -127,6 +130,9 @@ final class FormatWriteBound implements Bound {
         } else {
             for (int i = 0; i < tables.size(); i++) {
                 FileStoreTable table = tables.get(i);
+                if (columnar.contains(table)) {
+                    continue;
+                }
                 DataSpec spec = firstSpec.ofTable(i);
                 String name = "t" + i;
                 tasks.add(() -> spec.primaryKey()

@@ -61,8 +61,8 @@ public final class ArrowLogReader implements AutoCloseable {
     private static final int MAX_ATTEMPTS = 5;
     /**
      * How long a fetch may stay unanswered beyond the server's own wait before it counts as lost and is sent
-     * again. Under load a Fluss 0.9.1 tablet server was seen to leave a tiering's first fetches unanswered for
-     * the whole idle timeout, while fetches sent afterwards were answered at once.
+     * again: a fetch whose answer never comes would otherwise hold its buckets until the idle timeout ends the
+     * round (seen under load, where the embedded cluster went silent for 10–20 s).
      */
     static final Duration FETCH_ANSWER_GRACE = Duration.ofSeconds(5);
 
