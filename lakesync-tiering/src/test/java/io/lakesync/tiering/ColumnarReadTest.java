@@ -3,6 +3,9 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.columnar.ArrowLogReader;
+import io.lakesync.tiering.columnar.LogPosition;
+import io.lakesync.tiering.columnar.RecordSink;
 import io.lakesync.tiering.round.BucketProgress;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundResult;
@@ -14,11 +17,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
@@ -71,6 +78,39 @@ class ColumnarReadTest extends TieringTestBase {
         List<List<Object>> columnarChangelog = changelog(columnarPath);
         assertThat(columnarChangelog).extracting(r -> r.get(0)).contains("+I", "-U", "+U", "-D");
         assertThat(columnarChangelog).containsExactlyElementsOf(changelog(rowPath));
+    }
+
+    @Test
+    void aFetchWithoutAnswerIsSentAgainAndNoRecordIsLostOrRepeated() throws Exception {
+        TablePath path = TablePath.of("fluss", "events_lost_fetch");
+        TableInfo table = createTable(path, idTable(2, "1h"));
+        append(path, ids(0, 3_000));
+        Map<TableBucket, Long> ends = endOffsets(path);
+        // While answers are "late", every reading of this clock is a minute after the last, longer than a fetch
+        // may go unanswered; afterwards time stands still and no fetch is given up.
+        AtomicBoolean answersLate = new AtomicBoolean(true);
+        AtomicLong now = new AtomicLong();
+        LongSupplier clock = () -> answersLate.get() ? now.addAndGet(Duration.ofMinutes(1).toNanos()) : now.get();
+        List<Long> ids = new ArrayList<>();
+        RecordSink sink = (bucket, record) -> ids.add(record.getRow().getLong(0));
+        try (ArrowLogReader reader = ArrowLogReader.open(connection, table, clock)) {
+            List<LogPosition> positions = new ArrayList<>();
+            ends.forEach((bucket, end) -> {
+                LogPosition position = new LogPosition(bucket, 0, end);
+                positions.add(position);
+                reader.subscribe(position);
+            });
+            reader.poll(Duration.ZERO, sink); // sends the first fetches
+            reader.poll(Duration.ZERO, sink); // their answers are not in yet: given up and sent again
+            answersLate.set(false);
+            assertThat(reader.fetchesLost()).as("fetches given up and sent again").isPositive();
+            eventually(SYNC_TIMEOUT, () -> {
+                reader.poll(Duration.ofMillis(200), sink);
+                assertThat(reader.reading()).isFalse();
+            });
+            assertThat(positions).allSatisfy(p -> assertThat(p.state()).isEqualTo(LogPosition.State.DONE));
+        }
+        assertThat(ids).hasSize(3_000).doesNotHaveDuplicates();
     }
 
     private List<List<Object>> tierTwice(TablePath path, String columnarRead, boolean primaryKey) throws Exception {

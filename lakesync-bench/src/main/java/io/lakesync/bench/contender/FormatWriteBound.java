@@ -5,20 +5,23 @@ import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.DataSpec;
 import io.lakesync.bench.data.LogData;
 import io.lakesync.bench.data.PkState;
+import io.lakesync.tiering.columnar.InMemoryArrowBatches;
 import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.record.ChangeType;
-import org.apache.fluss.record.GenericRecord;
 import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.RowType;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.format.FileFormat;
@@ -36,12 +39,17 @@ import org.apache.paimon.types.RowKind;
  * The floor below any Paimon table write: the rows a tiering writes, generated in this process, encoded in the
  * lake table's own file format (its {@code file.format} and {@code file.compression}) by the fastest encoder
  * found, without manifests or commit. A log table lakesync writes columnar: its column writers
- * ({@link ParquetAppendWriter}, files deleted afterwards), one writer per core, each taking every n-th row.
+ * ({@link ParquetAppendWriter}, files deleted afterwards) fed from Arrow log batches as the columnar reader hands
+ * them over (built in memory before the timed part, {@link InMemoryArrowBatches}), one writer per core, each
+ * taking every n-th bucket.
  * Otherwise Paimon's format writer straight into local files (no rolling, statistics, manifests or commit): a
  * primary-key table's changelog in order, by one writer (no sort, no merge); several tables: one file per
  * table, one task per core at a time.
  */
 final class FormatWriteBound implements Bound {
+
+    /** Rows per Arrow batch of the columnar floor, about what a Fluss writer puts in one batch of this schema. */
+    private static final int ARROW_BATCH_ROWS = 4096;
 
     private final Map<String, String> lakeOptions;
     private final List<TablePath> sources;
@@ -49,6 +57,8 @@ final class FormatWriteBound implements Bound {
     private final Path outDir;
     private final List<FileStoreTable> tables = new ArrayList<>();
     private final LongAdder rowsWritten = new LongAdder();
+    /** Log tables written columnar: per task, the table, its Arrow batches and their decoder. */
+    private final List<ArrowInput> arrowInputs = new ArrayList<>();
 
     FormatWriteBound(Map<String, String> lakeOptions, List<TablePath> sources, DataSpec firstSpec, Path workDir) {
         this.lakeOptions = lakeOptions;
@@ -65,14 +75,54 @@ final class FormatWriteBound implements Bound {
                 tables.add((FileStoreTable) catalog.getTable(LakeTables.identifier(source)));
             }
         }
+        if (firstSpec.primaryKey()) {
+            return;
+        }
+        int writers = tables.size() == 1 ? logWriters() : 1;
+        for (int i = 0; i < tables.size(); i++) {
+            FileStoreTable table = tables.get(i);
+            if (ParquetAppendWriter.unsupportedReason(table) == null) {
+                prepareArrowInputs(table, firstSpec.ofTable(i), writers);
+            }
+        }
+    }
+
+    /** The table's rows as Arrow batches, bucket by bucket, for {@code writers} writers (each every n-th bucket). */
+    private void prepareArrowInputs(FileStoreTable table, DataSpec spec, int writers) throws Exception {
+        RowType rowType = BenchSchema.descriptor(false, spec.buckets(), Duration.ZERO).getSchema().getRowType();
+        List<ArrowInput> inputs = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            inputs.add(new ArrowInput(table, new InMemoryArrowBatches(rowType), new ArrayList<>()));
+        }
+        arrowInputs.addAll(inputs);
+        for (int bucket = 0; bucket < spec.buckets(); bucket++) {
+            ArrowInput input = inputs.get(bucket % writers);
+            long bucketRows = (spec.rows() - bucket + spec.buckets() - 1) / spec.buckets();
+            for (long from = 0; from < bucketRows; from += ARROW_BATCH_ROWS) {
+                List<GenericRow> rows = new ArrayList<>();
+                for (long offset = from; offset < Math.min(bucketRows, from + ARROW_BATCH_ROWS); offset++) {
+                    rows.add(BenchSchema.toFluss(LogData.row(spec.seed(), bucket + offset * spec.buckets())));
+                }
+                input.batches.add(new BucketBatch(bucket, input.arrow.encode(from, rows)));
+            }
+        }
+    }
+
+    private int logWriters() {
+        return Math.max(1, Math.min(firstSpec.buckets(), Runtime.getRuntime().availableProcessors()));
     }
 
     @Override
     public Map<String, Object> run() throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
         List<Callable<Void>> tasks = new ArrayList<>();
-        if (tables.size() == 1 && !firstSpec.primaryKey()) {
-            int writers = Math.max(1, Math.min(firstSpec.buckets(), cores));
+        Set<FileStoreTable> columnar = new HashSet<>();
+        for (ArrowInput input : arrowInputs) {
+            columnar.add(input.table);
+            tasks.add(() -> writeLogColumnar(input));
+        }
+        if (tables.size() == 1 && !firstSpec.primaryKey() && columnar.isEmpty()) {
+            int writers = logWriters();
             for (int w = 0; w < writers; w++) {
                 int first = w;
                 tasks.add(() -> writeLog(tables.get(0), firstSpec, first, writers, "w" + first));
@@ -80,6 +130,9 @@ final class FormatWriteBound implements Bound {
         } else {
             for (int i = 0; i < tables.size(); i++) {
                 FileStoreTable table = tables.get(i);
+                if (columnar.contains(table)) {
+                    continue;
+                }
                 DataSpec spec = firstSpec.ofTable(i);
                 String name = "t" + i;
                 tasks.add(() -> spec.primaryKey()
@@ -94,9 +147,6 @@ final class FormatWriteBound implements Bound {
     }
 
     private Void writeLog(FileStoreTable table, DataSpec spec, int first, int step, String name) throws Exception {
-        if (ParquetAppendWriter.unsupportedReason(table) == null) {
-            return writeLogColumnar(table, spec, first, step);
-        }
         long now = System.currentTimeMillis();
         try (FileOut out = open(table, name)) {
             for (long i = first; i < spec.rows(); i += step) {
@@ -110,16 +160,15 @@ final class FormatWriteBound implements Bound {
         return null;
     }
 
-    private Void writeLogColumnar(FileStoreTable table, DataSpec spec, int first, int step) throws Exception {
-        long now = System.currentTimeMillis();
+    private Void writeLogColumnar(ArrowInput input) throws Exception {
+        FileStoreTable table = input.table;
         List<CommitMessage> written;
         try (ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
-            for (long i = first; i < spec.rows(); i += step) {
-                int bucket = (int) (i % spec.buckets());
-                long offset = i / spec.buckets();
-                GenericRow row = BenchSchema.toFluss(LogData.row(spec.seed(), i));
-                writer.write(new TableBucket(0, bucket), new GenericRecord(offset, now, ChangeType.APPEND_ONLY, row));
-                rowsWritten.increment();
+            for (BucketBatch batch : input.batches) {
+                input.arrow.replay(batch.batch, new TableBucket(0, batch.bucket), (bucket, record) -> {
+                    writer.write(bucket, record);
+                    rowsWritten.increment();
+                });
             }
             written = writer.complete();
         }
@@ -168,5 +217,11 @@ final class FormatWriteBound implements Bound {
     }
 
     @Override
-    public void close() {}
+    public void close() {
+        arrowInputs.forEach(input -> input.arrow.close());
+    }
+
+    private record BucketBatch(int bucket, byte[] batch) {}
+
+    private record ArrowInput(FileStoreTable table, InMemoryArrowBatches arrow, List<BucketBatch> batches) {}
 }

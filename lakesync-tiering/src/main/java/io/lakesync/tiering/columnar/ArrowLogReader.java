@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
@@ -49,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * writes. Leader changes and transient errors refresh the metadata and fetch again; what this reader does not
  * cover hands the bucket back to the row path ({@link LogPosition} draws the states): log segments moved to
  * remote storage, an offset out of range (a truncated log), a batch that cannot be decoded, an error that
- * lasts. Fetch sizes, wait time and CRC checks follow the connection's {@code client.scanner.log.*} options,
+ * lasts. A fetch left unanswered well past the server's wait is given up and sent again
+ * ({@link #FETCH_ANSWER_GRACE}). Fetch sizes, wait time and CRC checks follow the connection's {@code client.scanner.log.*} options,
  * as the {@code LogScanner} would. Not thread-safe.
  */
 public final class ArrowLogReader implements AutoCloseable {
@@ -57,6 +59,12 @@ public final class ArrowLogReader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ArrowLogReader.class);
     /** Failed fetches of one bucket in a row (each after a metadata refresh) before it goes to the row path. */
     private static final int MAX_ATTEMPTS = 5;
+    /**
+     * How long a fetch may stay unanswered beyond the server's own wait before it counts as lost and is sent
+     * again: a fetch whose answer never comes would otherwise hold its buckets until the idle timeout ends the
+     * round (seen under load, where the embedded cluster went silent for 10–20 s).
+     */
+    static final Duration FETCH_ANSWER_GRACE = Duration.ofSeconds(5);
 
     private final MetadataUpdater metadata;
     private final TablePath tablePath;
@@ -71,8 +79,11 @@ public final class ArrowLogReader implements AutoCloseable {
     private final Map<TableBucket, Subscription> subscriptions = new LinkedHashMap<>();
     private final Map<Integer, InFlight> inFlight = new HashMap<>();
     private final Map<Integer, TabletServerGateway> gateways = new HashMap<>();
+    private final LongSupplier nanoClock;
+    private final long fetchTimeoutNanos;
+    private long fetchesLost;
 
-    private ArrowLogReader(FlussConnection connection, TableInfo tableInfo) {
+    private ArrowLogReader(FlussConnection connection, TableInfo tableInfo, LongSupplier nanoClock) {
         Configuration conf = connection.getConfiguration();
         this.metadata = connection.getMetadataUpdater();
         this.tablePath = tableInfo.getTablePath();
@@ -85,6 +96,8 @@ public final class ArrowLogReader implements AutoCloseable {
         this.maxBucketBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET).getBytes();
         this.minBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MIN_BYTES).getBytes();
         this.maxWaitMs = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_WAIT_MAX_TIME).toMillis();
+        this.nanoClock = nanoClock;
+        this.fetchTimeoutNanos = Duration.ofMillis(maxWaitMs).plus(FETCH_ANSWER_GRACE).toNanos();
     }
 
     /**
@@ -104,7 +117,12 @@ public final class ArrowLogReader implements AutoCloseable {
 
     /** A reader for the table; call only when {@link #unsupportedReason} is null. */
     public static ArrowLogReader open(Connection connection, TableInfo tableInfo) {
-        return new ArrowLogReader((FlussConnection) flussConnection(connection), tableInfo);
+        return open(connection, tableInfo, System::nanoTime);
+    }
+
+    /** {@link #open(Connection, TableInfo)} with the clock, in nanoseconds, that times the fetches' answers. */
+    public static ArrowLogReader open(Connection connection, TableInfo tableInfo, LongSupplier nanoClock) {
+        return new ArrowLogReader((FlussConnection) flussConnection(connection), tableInfo, nanoClock);
     }
 
     private static Connection flussConnection(Connection connection) {
@@ -126,6 +144,7 @@ public final class ArrowLogReader implements AutoCloseable {
      * Returns how many records it handed over (0 when no response came, or it brought nothing new).
      */
     public long poll(Duration timeout, RecordSink sink) throws Exception {
+        dropUnanswered();
         sendFetches();
         if (inFlight.isEmpty()) {
             return 0;
@@ -199,6 +218,35 @@ public final class ArrowLogReader implements AutoCloseable {
             }
         }
         return written;
+    }
+
+    /**
+     * Forgets the fetches unanswered for longer than the server may wait plus {@link #FETCH_ANSWER_GRACE}, so
+     * that their buckets are fetched again (a late answer is ignored: only fetches in flight are read).
+     */
+    private void dropUnanswered() {
+        long now = nanoClock.getAsLong();
+        for (Integer leader : new ArrayList<>(inFlight.keySet())) {
+            InFlight fetch = inFlight.get(leader);
+            if (fetch.response.isDone() || now - fetch.sentAtNanos < fetchTimeoutNanos) {
+                continue;
+            }
+            inFlight.remove(leader);
+            fetchesLost++;
+            LOG.info("{}: a log fetch from tablet server {} got no answer in {} ms; fetching again",
+                    tablePath, leader, Duration.ofNanos(now - fetch.sentAtNanos).toMillis());
+            for (Subscription subscription : fetch.buckets) {
+                if (subscription.inFlight) {
+                    subscription.inFlight = false;
+                    retryLater(subscription, "a fetch that got no answer");
+                }
+            }
+        }
+    }
+
+    /** Fetches given up for want of an answer, since this reader opened. */
+    public long fetchesLost() {
+        return fetchesLost;
     }
 
     /** Whether the bucket's result holds batches to decode; moves its next fetch offset past them. */
@@ -311,7 +359,7 @@ public final class ArrowLogReader implements AutoCloseable {
             subscription.inFlight = true;
         }
         TabletServerGateway gateway = gateways.computeIfAbsent(leader, metadata::newTabletServerClientForNode);
-        inFlight.put(leader, new InFlight(gateway.fetchLog(request), buckets));
+        inFlight.put(leader, new InFlight(gateway.fetchLog(request), buckets, nanoClock.getAsLong()));
     }
 
     @Override
@@ -323,7 +371,8 @@ public final class ArrowLogReader implements AutoCloseable {
         }
     }
 
-    private record InFlight(CompletableFuture<FetchLogResponse> response, List<Subscription> buckets) {}
+    private record InFlight(
+            CompletableFuture<FetchLogResponse> response, List<Subscription> buckets, long sentAtNanos) {}
 
     /** A bucket's reading state beyond its position: where the next fetch starts, and where it goes. */
     private static final class Subscription {

@@ -5,6 +5,8 @@ import java.util.List;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.record.LogRecordBatch;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.columnar.ColumnarRow;
+import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.types.DataTypeRoot;
 import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.CloseableIterator;
@@ -16,6 +18,9 @@ import org.apache.fluss.utils.CloseableIterator;
  * when its last offsets hold no record. A batch that fails its checksum or cannot be decoded hands the bucket
  * back to the row path at the offset it reached, which then reports the record as the row path always has.
  *
+ * <p>A record of a batch decoded in the table's current schema reaches the sink as an {@link ArrowBatchRecord},
+ * which also shows the batch's vectors, so a writer can take the values from the Arrow buffers directly.
+ *
  * <p>A record's values are decoded lazily, when the sink reads them; values whose decoding can fail (Fluss
  * 0.9.1 rejects some timestamps and decimals) are decoded here first, so such a record reaches the row path
  * instead of failing the lake writer half-way through a row.
@@ -24,6 +29,7 @@ final class BatchConsumer {
 
     private final boolean checkCrcs;
     private final InternalRow.FieldGetter[] fallibleFields;
+    private final ArrowBatchRecord view = new ArrowBatchRecord();
 
     /** {@code rowType}: the table's columns, whose fallible ones are decoded before the sink sees a record. */
     BatchConsumer(RowType rowType, boolean checkCrcs) {
@@ -66,6 +72,10 @@ final class BatchConsumer {
                 position.handBack(undecodable(batch.baseLogOffset(), e));
                 return written;
             }
+            // Set on the batch's first record: the vectors, when the batch was decoded in the current schema.
+            VectorSchemaRoot vectors = null;
+            boolean firstRecord = true;
+            long batchId = ArrowBatchRecord.nextBatchId();
             try (records) {
                 while (true) {
                     LogRecord record;
@@ -92,7 +102,19 @@ final class BatchConsumer {
                         position.handBack(undecodable(offset, e));
                         return written;
                     }
-                    sink.write(position.bucket(), record);
+                    if (firstRecord) {
+                        firstRecord = false;
+                        // Any other row (a projection to the current schema) is not a view over the vectors.
+                        vectors = record.getRow() instanceof ColumnarRow
+                                ? readContext.getVectorSchemaRoot(batch.schemaId())
+                                : null;
+                    }
+                    if (vectors != null) {
+                        view.moveTo(vectors, batchId, record, (int) (offset - batch.baseLogOffset()));
+                        sink.write(position.bucket(), view);
+                    } else {
+                        sink.write(position.bucket(), record);
+                    }
                     written++;
                     position.advanceTo(offset + 1);
                 }

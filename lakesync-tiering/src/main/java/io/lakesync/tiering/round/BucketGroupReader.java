@@ -58,6 +58,8 @@ final class BucketGroupReader {
     private final RoundControl control;
     private final Map<TableBucket, Cursor> cursors = new LinkedHashMap<>();
     private boolean forceFinished;
+    private @Nullable TableBucket lastColumnarBucket;
+    private @Nullable Cursor lastColumnarCursor;
 
     /** {@code columnarConnection}: read the log columnar through it, or null for the row path only. */
     BucketGroupReader(
@@ -222,7 +224,12 @@ final class BucketGroupReader {
     }
 
     private void writeColumnar(TableBucket bucket, LogRecord record) throws Exception {
-        write(cursors.get(bucket), record);
+        // The reader hands out batch by batch: keep the last bucket's cursor (TableBucket hashes by boxing).
+        if (bucket != lastColumnarBucket) {
+            lastColumnarCursor = cursors.get(bucket);
+            lastColumnarBucket = bucket;
+        }
+        write(lastColumnarCursor, record);
     }
 
     /** Writes the records below the cursor's end offset; returns true once the end offset is reached. */

@@ -6,12 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.apache.fluss.compression.ArrowCompressionInfo;
 import org.apache.fluss.memory.UnmanagedPagedOutputView;
 import org.apache.fluss.metadata.Schema;
-import org.apache.fluss.metadata.SchemaGetter;
-import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
 import org.apache.fluss.record.LogRecordBatch;
@@ -37,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class BatchConsumerTest {
 
-    private static final int SCHEMA_ID = 1;
+    private static final int SCHEMA_ID = InMemoryArrowBatches.SCHEMA_ID;
     private static final Schema SCHEMA =
             Schema.newBuilder().column("id", DataTypes.BIGINT()).column("name", DataTypes.STRING()).build();
     private static final RowType ROW_TYPE = SCHEMA.getRowType();
@@ -59,7 +56,8 @@ class BatchConsumerTest {
     void setUp() {
         allocator = new RootAllocator(Long.MAX_VALUE);
         writers = new ArrowWriterPool(allocator);
-        readContext = LogRecordReadContext.createArrowReadContext(ROW_TYPE, SCHEMA_ID, new FixedSchema());
+        readContext = LogRecordReadContext.createArrowReadContext(
+                ROW_TYPE, SCHEMA_ID, new InMemoryArrowBatches.FixedSchema(SCHEMA));
     }
 
     @AfterEach
@@ -177,25 +175,5 @@ class BatchConsumerTest {
             offsets.add(offset);
         }
         return offsets;
-    }
-
-    private static final class FixedSchema implements SchemaGetter {
-        @Override
-        public Schema getSchema(int schemaId) {
-            return SCHEMA;
-        }
-
-        @Override
-        public CompletableFuture<SchemaInfo> getSchemaInfoAsync(int schemaId) {
-            return CompletableFuture.completedFuture(getLatestSchemaInfo());
-        }
-
-        @Override
-        public SchemaInfo getLatestSchemaInfo() {
-            return new SchemaInfo(SCHEMA, SCHEMA_ID);
-        }
-
-        @Override
-        public void release() {}
     }
 }

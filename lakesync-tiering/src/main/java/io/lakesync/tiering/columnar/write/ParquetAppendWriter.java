@@ -1,5 +1,6 @@
 package io.lakesync.tiering.columnar.write;
 
+import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,7 +43,8 @@ import org.apache.paimon.utils.StatsCollectorFactories;
 
 /**
  * The columnar write for Paimon append (log) tables stored as Parquet: each record's values go straight into
- * Parquet column writers ({@link ParquetDataFile}), and this writer produces the data files and metadata that
+ * Parquet column writers ({@link ParquetDataFile}), read from the Arrow vectors when the record is an
+ * {@link ArrowBatchRecord} ({@link ArrowColumns}), and this writer produces the data files and metadata that
  * Paimon's own append writer would: file names and directories from the table's path factory, files rolled at
  * {@code target-file-size}, sequence numbers as {@code AppendOnlyWriter} assigns them (from 0 per round in a
  * bucket-unaware table, after the bucket's newest file otherwise), statistics per {@code metadata.stats-mode},
@@ -60,6 +62,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     private final RowType rowType;
     private final MessageType schema;
     private final ValueEncoder[] encoders;
+    private final ArrowColumns arrowColumns;
     private final boolean timestampMicros;
     private final ParquetSettings settings;
     private final CodecFactory codecs;
@@ -72,6 +75,8 @@ public final class ParquetAppendWriter implements LakeWriter {
     private final Map<Pair<BinaryRow, Integer>, BucketFiles> files = new HashMap<>();
     /** Where each Fluss bucket's records go (several share Paimon bucket 0 in a bucket-unaware table). */
     private final Map<TableBucket, BucketFiles> targets = new HashMap<>();
+    private @Nullable TableBucket lastBucket;
+    private @Nullable BucketFiles lastTarget;
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
     public ParquetAppendWriter(FileStoreTable table) {
@@ -82,6 +87,7 @@ public final class ParquetAppendWriter implements LakeWriter {
         if (encoders == null || !systemColumnsCovered(rowType)) {
             throw new IllegalArgumentException(unsupportedReason(table));
         }
+        this.arrowColumns = new ArrowColumns(rowType, encoders);
         this.timestampMicros = DataTypeChecks.getPrecision(rowType.getTypeAt(rowType.getFieldCount() - 1)) > 3;
         CoreOptions options = table.coreOptions();
         this.settings = ParquetSettings.of(options);
@@ -145,12 +151,17 @@ public final class ParquetAppendWriter implements LakeWriter {
 
     @Override
     public void write(TableBucket bucket, LogRecord record) throws Exception {
-        BucketFiles target = targets.get(bucket);
-        if (target == null) {
-            target = target(bucket, record);
-            targets.put(bucket, target);
+        // Records come batch by batch: the last bucket's files spare a hash lookup (TableBucket hashes by boxing).
+        if (bucket != lastBucket) {
+            BucketFiles target = targets.get(bucket);
+            if (target == null) {
+                target = target(bucket, record);
+                targets.put(bucket, target);
+            }
+            lastBucket = bucket;
+            lastTarget = target;
         }
-        target.write(record, bucket.getBucket());
+        lastTarget.write(record, bucket.getBucket());
     }
 
     private BucketFiles target(TableBucket bucket, LogRecord first) {
@@ -198,6 +209,8 @@ public final class ParquetAppendWriter implements LakeWriter {
             }
             files.clear();
             targets.clear();
+            lastBucket = null;
+            lastTarget = null;
         } finally {
             codecs.release();
         }
@@ -243,7 +256,11 @@ public final class ParquetAppendWriter implements LakeWriter {
                         table.fileIO(), paths.newPath(), schema, encoders, timestampMicros, settings, compressor);
                 currentMinSequence = nextSequence;
             }
-            current.append(record, flussBucket);
+            if (record instanceof ArrowBatchRecord arrow) {
+                current.append(arrow, arrowColumns, flussBucket);
+            } else {
+                current.append(record, flussBucket);
+            }
             nextSequence++;
             if (current.rowCount() % ROLLING_CHECK_RECORDS == 0 && current.estimatedSize() >= targetFileSize) {
                 roll();

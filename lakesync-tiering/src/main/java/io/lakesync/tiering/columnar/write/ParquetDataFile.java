@@ -1,5 +1,6 @@
 package io.lakesync.tiering.columnar.write;
 
+import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -118,10 +119,7 @@ final class ParquetDataFile {
     void append(LogRecord record, int bucket) throws IOException {
         InternalRow row = record.getRow();
         int present = row.getFieldCount();
-        if (present > businessFields) {
-            throw new IllegalStateException("The Fluss record has " + present + " columns but the lake table only "
-                    + businessFields + ": the lake schema is not yet synchronized with the Fluss table.");
-        }
+        checkWidth(present);
         for (int i = 0; i < businessFields; i++) {
             if (i >= present || row.isNullAt(i)) {
                 writeNull(i);
@@ -129,6 +127,34 @@ final class ParquetDataFile {
                 encoders[i].write(row, i, columns[i], maxDefinitionLevels[i]);
             }
         }
+        endRecord(record, bucket);
+    }
+
+    /** {@link #append(LogRecord, int)} for a record of an Arrow batch, its values read from the batch's vectors. */
+    void append(ArrowBatchRecord record, ArrowColumns vectors, int bucket) throws IOException {
+        vectors.bind(record);
+        checkWidth(vectors.batchWidth());
+        int present = vectors.present();
+        int rowId = record.rowId();
+        for (int i = 0; i < businessFields; i++) {
+            if (i >= present || vectors.isNull(i, rowId)) {
+                writeNull(i);
+            } else {
+                vectors.write(i, record, columns[i], maxDefinitionLevels[i]);
+            }
+        }
+        endRecord(record, bucket);
+    }
+
+    private void checkWidth(int present) {
+        if (present > businessFields) {
+            throw new IllegalStateException("The Fluss record has " + present + " columns but the lake table only "
+                    + businessFields + ": the lake schema is not yet synchronized with the Fluss table.");
+        }
+    }
+
+    /** Writes the system columns and ends the record. */
+    private void endRecord(LogRecord record, int bucket) throws IOException {
         columns[businessFields].write(bucket, 0, maxDefinitionLevels[businessFields]);
         columns[businessFields + 1].write(record.logOffset(), 0, maxDefinitionLevels[businessFields + 1]);
         long timestamp = timestampMicros ? Math.multiplyExact(record.timestamp(), 1000L) : record.timestamp();

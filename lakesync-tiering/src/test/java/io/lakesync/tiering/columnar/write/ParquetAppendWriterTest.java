@@ -3,6 +3,8 @@ package io.lakesync.tiering.columnar.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.tiering.columnar.ArrowBatchRecord;
+import io.lakesync.tiering.columnar.InMemoryArrowBatches;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.math.BigDecimal;
@@ -23,6 +25,7 @@ import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.TimestampLtz;
 import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.RowType;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
@@ -53,6 +56,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ParquetAppendWriterTest {
 
     private static final int RECORDS_PER_ROUND = 3_000;
+    /** Records per chunk written through Arrow batches (one batch per bucket per chunk). */
+    private static final int ARROW_CHUNK = 500;
 
     @TempDir
     Path dir;
@@ -63,15 +68,20 @@ class ParquetAppendWriterTest {
         Map<String, String> options = Map.of("target-file-size", targetFileSize);
         FileStoreTable rows = table("rows", buckets, options);
         FileStoreTable columns = table("columns", buckets, options);
+        FileStoreTable arrow = table("arrow", buckets, options);
         for (int round = 0; round < 2; round++) {
             List<LogRecord> records = records(round * RECORDS_PER_ROUND, RECORDS_PER_ROUND);
             commit(rows, new LakeTableWriter(rows, false, dir.resolve("io")), records);
             commit(columns, new ParquetAppendWriter(columns), records);
+            commitThroughArrowBatches(arrow, records);
         }
 
-        assertThat(read(columns)).hasSize(2 * RECORDS_PER_ROUND).containsExactlyElementsOf(read(rows));
+        List<List<Object>> rowsRead = read(rows);
+        assertThat(read(columns)).hasSize(2 * RECORDS_PER_ROUND).containsExactlyElementsOf(rowsRead);
+        assertThat(read(arrow)).as("values read from the Arrow vectors").containsExactlyElementsOf(rowsRead);
         List<List<Object>> columnFiles = files(columns);
         assertThat(columnFiles).isEqualTo(files(rows));
+        assertThat(files(arrow)).isEqualTo(columnFiles);
         if (targetFileSize.equals("1kb")) {
             assertThat(columnFiles.size()).as("files rolled at the target size").isGreaterThan(2 * 2);
         }
@@ -172,6 +182,8 @@ class ParquetAppendWriterTest {
         for (int n = from; n < from + count; n++) {
             boolean nulls = n % 9 == 4;
             long sign = n % 2 == 0 ? 1 : -1;
+            // Sub-millisecond digits only after 1970: Fluss 0.9.1 cannot decode earlier ones from Arrow.
+            int subMillisNanos = sign > 0 ? n % 1000 * 1000 : 0;
             GenericRow row = GenericRow.of(
                     (long) n,
                     nulls ? null : BinaryString.fromString("名前-" + n + "-ü€😀".repeat(n % 5)),
@@ -191,11 +203,11 @@ class ParquetAppendWriterTest {
                             30,
                             6),
                     nulls ? null : (int) (sign * n),
-                    nulls ? null : n % 86_400_000,
+                    nulls ? null : n % 86_400 * 1000, // TIME(0): whole seconds, as Arrow keeps them
                     nulls ? null : TimestampNtz.fromMillis(sign * n * 86_400_123L),
-                    nulls ? null : TimestampNtz.fromMillis(sign * n * 3_600_001L, n % 1000 * 1000),
+                    nulls ? null : TimestampNtz.fromMillis(sign * n * 3_600_001L, subMillisNanos),
                     nulls ? null : TimestampLtz.fromEpochMillis(1_700_000_000_000L + sign * n),
-                    nulls ? null : TimestampLtz.fromEpochMillis(sign * n * 60_000L, n % 1000 * 1000));
+                    nulls ? null : TimestampLtz.fromEpochMillis(sign * n * 60_000L, subMillisNanos));
             records.add(new GenericRecord(n, 1_700_000_000_000L + n, ChangeType.APPEND_ONLY, row));
         }
         return records;
@@ -216,6 +228,62 @@ class ParquetAppendWriterTest {
         try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
             commit.commit(messages);
         }
+    }
+
+    /**
+     * Writes the records as the columnar reader hands them out: per chunk of {@link #ARROW_CHUNK} records, one
+     * Arrow batch per bucket, built and decoded as Fluss does, each record an {@link ArrowBatchRecord} over its
+     * batch's vectors. The records keep their order (the buckets' batches interleave) and their offsets.
+     */
+    private static void commitThroughArrowBatches(FileStoreTable table, List<LogRecord> records) throws Exception {
+        List<CommitMessage> messages;
+        try (InMemoryArrowBatches even = new InMemoryArrowBatches(flussRowType());
+                InMemoryArrowBatches odd = new InMemoryArrowBatches(flussRowType());
+                ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
+            for (int from = 0; from < records.size(); from += ARROW_CHUNK) {
+                List<LogRecord> chunk = records.subList(from, Math.min(records.size(), from + ARROW_CHUNK));
+                List<ArrowBatchRecord> views = new ArrayList<>();
+                for (int bucket = 0; bucket < 2; bucket++) {
+                    int inBucket = bucket;
+                    List<LogRecord> bucketRecords = chunk.stream().filter(r -> bucketOf(r) == inBucket).toList();
+                    InMemoryArrowBatches batches = bucket == 0 ? even : odd;
+                    byte[] batch = batches.encode(0, bucketRecords.stream().map(LogRecord::getRow).toList());
+                    batches.replay(batch, new TableBucket(1, bucket), (b, record) -> {
+                        ArrowBatchRecord view = (ArrowBatchRecord) record;
+                        // The views are reused: keep this one's place, with the record's own offset and time.
+                        LogRecord original = bucketRecords.get(view.rowId());
+                        ArrowBatchRecord kept = new ArrowBatchRecord();
+                        kept.moveTo(view.vectors(), view.batchId(), new GenericRecord(
+                                original.logOffset(), original.timestamp(), ChangeType.APPEND_ONLY, view.getRow()),
+                                view.rowId());
+                        views.add(kept);
+                    });
+                }
+                views.sort(Comparator.comparingLong(ArrowBatchRecord::logOffset));
+                for (ArrowBatchRecord view : views) {
+                    writer.write(new TableBucket(1, bucketOf(view)), view);
+                }
+            }
+            messages = writer.complete();
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
+    /** The Fluss columns the records hold, as Fluss's tiering maps them to {@link #TYPES}. */
+    private static RowType flussRowType() {
+        return RowType.of(
+                org.apache.fluss.types.DataTypes.BIGINT(), org.apache.fluss.types.DataTypes.STRING(),
+                org.apache.fluss.types.DataTypes.CHAR(5), org.apache.fluss.types.DataTypes.BYTES(),
+                org.apache.fluss.types.DataTypes.BINARY(4), org.apache.fluss.types.DataTypes.BOOLEAN(),
+                org.apache.fluss.types.DataTypes.TINYINT(), org.apache.fluss.types.DataTypes.SMALLINT(),
+                org.apache.fluss.types.DataTypes.INT(), org.apache.fluss.types.DataTypes.FLOAT(),
+                org.apache.fluss.types.DataTypes.DOUBLE(), org.apache.fluss.types.DataTypes.DECIMAL(5, 2),
+                org.apache.fluss.types.DataTypes.DECIMAL(18, 4), org.apache.fluss.types.DataTypes.DECIMAL(30, 6),
+                org.apache.fluss.types.DataTypes.DATE(), org.apache.fluss.types.DataTypes.TIME(),
+                org.apache.fluss.types.DataTypes.TIMESTAMP(3), org.apache.fluss.types.DataTypes.TIMESTAMP(6),
+                org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(3), org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(6));
     }
 
     private static List<List<Object>> read(FileStoreTable table) throws Exception {
