@@ -8,7 +8,7 @@ import org.apache.paimon.types.RowType;
 /**
  * A Fluss record as a Paimon row in Fluss's lake layout, like {@link FlussRecordAsPaimonRow}, whose strings
  * are views over the record's own bytes instead of copies. Fluss's row copies every string value into a new
- * array, which Paimon's write buffer then copies again: about a tenth of a primary-key backfill's CPU.
+ * array, which Paimon's write buffer then copies again: 8% of a primary-key backfill's CPU samples.
  *
  * <p>A string stays valid only until the next record replaces this one, so the view serves only a writer that
  * serializes each row before it takes the next: Paimon's merge-tree write buffer does. A string spread over
