@@ -32,8 +32,6 @@ import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,27 +53,21 @@ class PrimaryKeyWriteTest {
     @TempDir
     Path warehouse;
 
-    private LakeTables lakeTables;
-
-    @BeforeEach
-    void open() throws Exception {
-        lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()));
-        lakeTables.catalog().createDatabase("lake", true);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        lakeTables.close();
-    }
-
     @Test
     void viewsAndPaimonsOwnWriterLeaveTheSameRowsAndChangelog() throws Exception {
-        FileStoreTable viaViews = create("accounts_views");
-        FileStoreTable viaPaimon = create("accounts_paimon");
-        List<Change> changes = changelog();
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable viaViews = create(lakeTables, "accounts_views");
+            FileStoreTable viaPaimon = create(lakeTables, "accounts_paimon");
+            List<Change> changes = changelog();
+            commit(viaViews, writeWithLakeTableWriter(viaViews, changes));
+            commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
+            assertSameContent(viaViews, viaPaimon, changes.size());
+        }
+    }
 
-        commit(viaViews, writeWithLakeTableWriter(viaViews, changes));
-        commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
+    private static void assertSameContent(FileStoreTable viaViews, FileStoreTable viaPaimon, int changes)
+            throws Exception {
 
         List<List<Object>> merged = read(viaViews, false);
         assertThat(merged).hasSizeGreaterThan(100).containsExactlyElementsOf(read(viaPaimon, false));
@@ -84,12 +76,12 @@ class PrimaryKeyWriteTest {
         assertThat(merged).anySatisfy(row -> assertThat((String) row.get(4)).contains("ü"));
 
         List<List<Object>> changelog = read(viaViews, true);
-        assertThat(changelog).hasSize(changes.size());
+        assertThat(changelog).hasSize(changes);
         assertThat(changelog).extracting(row -> row.get(0)).contains("+I", "-U", "+U", "-D");
         assertThat(changelog).containsExactlyElementsOf(read(viaPaimon, true));
     }
 
-    private FileStoreTable create(String name) throws Exception {
+    private static FileStoreTable create(LakeTables lakeTables, String name) throws Exception {
         Schema schema = Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
                 .column("code", DataTypes.STRING())
