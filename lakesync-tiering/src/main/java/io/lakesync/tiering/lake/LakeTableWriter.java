@@ -17,9 +17,9 @@ import org.apache.paimon.operation.FileStoreWrite;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.utils.ProjectedRow;
 
 /**
  * Writes Fluss records of any number of buckets of one table into Paimon data files, in the layout Fluss's
@@ -29,8 +29,10 @@ import org.apache.paimon.types.RowType;
  *
  * <p>One writer serves all buckets a reader thread owns, so they share one write buffer (spilled to disk
  * under {@code ioTmpDir} when full) instead of one buffer per bucket. Rows go straight to Paimon's file store
- * writer with the partition worked out once per bucket, not per row. A primary-key table's unique columns are
- * written without Parquet dictionary ({@link UniqueColumnEncoding}). Not thread-safe.
+ * writer with the partition worked out once per bucket, not per row. A primary-key table's records reach the
+ * write buffer without copies: the value is a {@link RecordRowView}, the key a projection of it (the buffer
+ * serializes both at once); its unique columns are written without Parquet dictionary
+ * ({@link UniqueColumnEncoding}). Not thread-safe.
  */
 public final class LakeTableWriter implements LakeWriter {
 
@@ -38,7 +40,8 @@ public final class LakeTableWriter implements LakeWriter {
     private final IOManager ioManager;
     private final RowType rowType;
     private final boolean bucketUnaware;
-    private final RowKeyExtractor keyExtractor;
+    /** Positions of the primary key without partition columns (Paimon's key), or null for a log table. */
+    private final int[] keyFields;
     private final KeyValue keyValue = new KeyValue();
     private final Map<TableBucket, Target> targets = new HashMap<>();
     private long recordsWritten;
@@ -53,7 +56,9 @@ public final class LakeTableWriter implements LakeWriter {
                         writeTable.newWrite(LakeSnapshotCommitter.COMMIT_USER).withIOManager(ioManager);
         this.rowType = writeTable.rowType();
         this.bucketUnaware = writeTable.bucketMode() == BucketMode.BUCKET_UNAWARE;
-        this.keyExtractor = writeTable.primaryKeys().isEmpty() ? null : writeTable.createRowKeyExtractor();
+        this.keyFields = writeTable.primaryKeys().isEmpty()
+                ? null
+                : writeTable.schema().trimmedPrimaryKeys().stream().mapToInt(rowType::getFieldIndex).toArray();
     }
 
     @Override
@@ -61,7 +66,9 @@ public final class LakeTableWriter implements LakeWriter {
     public void write(TableBucket bucket, LogRecord record) throws Exception {
         Target target = targets.get(bucket);
         if (target == null) {
-            target = new Target(new FlussRecordAsPaimonRow(bucket.getBucket(), rowType));
+            target = keyFields == null
+                    ? new Target(new FlussRecordAsPaimonRow(bucket.getBucket(), rowType), null)
+                    : new Target(new RecordRowView(bucket.getBucket(), rowType), ProjectedRow.from(keyFields));
             target.row.setFlussRecord(record);
             // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
             target.partition = tableWrite.getPartition(target.row).copy();
@@ -71,12 +78,11 @@ public final class LakeTableWriter implements LakeWriter {
         row.setFlussRecord(record);
         // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
         int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
-        if (keyExtractor == null) {
+        if (target.key == null) {
             ((FileStoreWrite<InternalRow>) tableWrite.getWrite()).write(target.partition, paimonBucket, row);
         } else {
-            keyExtractor.setRecord(row);
             keyValue.replace(
-                    keyExtractor.trimmedPrimaryKey(),
+                    target.key.replaceRow(row),
                     KeyValue.UNKNOWN_SEQUENCE,
                     PaimonConversions.toRowKind(record.getChangeType()),
                     row);
@@ -108,13 +114,15 @@ public final class LakeTableWriter implements LakeWriter {
         }
     }
 
-    /** Where one Fluss bucket's rows go: its reusable row view and its Paimon partition. */
+    /** Where one Fluss bucket's rows go: its reusable row and key views and its Paimon partition. */
     private static final class Target {
         final FlussRecordAsPaimonRow row;
+        final ProjectedRow key;
         BinaryRow partition;
 
-        Target(FlussRecordAsPaimonRow row) {
+        Target(FlussRecordAsPaimonRow row, ProjectedRow key) {
             this.row = row;
+            this.key = key;
         }
     }
 }

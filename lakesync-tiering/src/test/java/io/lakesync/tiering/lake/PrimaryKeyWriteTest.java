@@ -1,0 +1,277 @@
+package io.lakesync.tiering.lake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.fluss.memory.MemorySegment;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.record.ChangeType;
+import org.apache.fluss.record.GenericRecord;
+import org.apache.fluss.row.BinaryString;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.source.StreamTableScan;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A primary-key changelog written by {@link LakeTableWriter} (records as {@link RecordRowView}s, the key a
+ * projection of them) and the same changelog written by Paimon's own table writer from copied rows, into two
+ * tables on disk: Paimon's reader must return the same merged rows and the same lake changelog (+I/-U/+U/-D).
+ * The table is partitioned by a string, its primary key holds a string and spans the partition column (so the
+ * key Paimon sorts by is a projection that skips a column), and the strings lie where the view takes its
+ * three ways: slices of one shared heap array (no copy), across two memory segments and off the heap (copied),
+ * plus nulls, empty and multi-byte strings.
+ */
+class PrimaryKeyWriteTest {
+
+    private static final int BUCKETS = 2;
+    private static final String[] REGIONS = {"eu", "us-west"};
+    private static final long TIMESTAMP = 1_700_000_000_000L;
+
+    @TempDir
+    Path warehouse;
+
+    @Test
+    void viewsAndPaimonsOwnWriterLeaveTheSameRowsAndChangelog() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable viaViews = create(lakeTables, "accounts_views");
+            FileStoreTable viaPaimon = create(lakeTables, "accounts_paimon");
+            List<Change> changes = changelog();
+            commit(viaViews, writeWithLakeTableWriter(viaViews, changes));
+            commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
+            assertSameContent(viaViews, viaPaimon, changes.size());
+        }
+    }
+
+    private static void assertSameContent(FileStoreTable viaViews, FileStoreTable viaPaimon, int changes)
+            throws Exception {
+
+        List<List<Object>> merged = read(viaViews, false);
+        assertThat(merged).hasSizeGreaterThan(100).containsExactlyElementsOf(read(viaPaimon, false));
+        assertThat(merged).anySatisfy(row -> assertThat(row.get(4)).isNull());
+        assertThat(merged).anySatisfy(row -> assertThat(row.get(4)).isEqualTo(""));
+        assertThat(merged).anySatisfy(row -> assertThat((String) row.get(4)).contains("ü"));
+
+        List<List<Object>> changelog = read(viaViews, true);
+        assertThat(changelog).hasSize(changes);
+        assertThat(changelog).extracting(row -> row.get(0)).contains("+I", "-U", "+U", "-D");
+        assertThat(changelog).containsExactlyElementsOf(read(viaPaimon, true));
+    }
+
+    private static FileStoreTable create(LakeTables lakeTables, String name) throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("code", DataTypes.STRING())
+                .column("region", DataTypes.STRING())
+                .column("name", DataTypes.STRING())
+                .column("__bucket", DataTypes.INT())
+                .column("__offset", DataTypes.BIGINT())
+                .column("__timestamp", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .primaryKey("region", "code", "id")
+                .partitionKeys("region")
+                .option("bucket", Integer.toString(BUCKETS))
+                .option("changelog-producer", "input")
+                .option("file.format", "parquet")
+                .build();
+        lakeTables.catalog().createTable(Identifier.create("lake", name), schema, false);
+        return lakeTables.load(TablePath.of("lake", name));
+    }
+
+    /**
+     * Per region and bucket: 60 keys inserted, every 2nd updated (every 6th to a null name), every 5th deleted,
+     * every 10th inserted again; offsets count per bucket as in a Fluss log.
+     */
+    private static List<Change> changelog() {
+        List<Change> changes = new ArrayList<>();
+        Random random = new Random(7);
+        for (int region = 0; region < REGIONS.length; region++) {
+            for (int bucket = 0; bucket < BUCKETS; bucket++) {
+                long[] offset = {0};
+                Map<Long, String> names = new HashMap<>();
+                List<Long> keys = new ArrayList<>();
+                for (int i = 0; i < 60; i++) {
+                    long id = region * 1_000L + bucket * 100L + i;
+                    keys.add(id);
+                    String name = i % 7 == 0 ? "" : "näme-ü-" + random.nextInt(1_000);
+                    names.put(id, name);
+                    changes.add(new Change(region, bucket, offset[0]++, ChangeType.INSERT, id, name));
+                }
+                for (long id : keys) {
+                    if (id % 2 == 0) {
+                        String after = id % 6 == 0 ? null : "upd-" + id;
+                        changes.add(new Change(region, bucket, offset[0]++, ChangeType.UPDATE_BEFORE, id, names.get(id)));
+                        changes.add(new Change(region, bucket, offset[0]++, ChangeType.UPDATE_AFTER, id, after));
+                        names.put(id, after);
+                    }
+                }
+                for (long id : keys) {
+                    if (id % 5 == 0) {
+                        changes.add(new Change(region, bucket, offset[0]++, ChangeType.DELETE, id, names.get(id)));
+                    }
+                    if (id % 10 == 0) {
+                        changes.add(new Change(region, bucket, offset[0]++, ChangeType.INSERT, id, "again-" + id));
+                    }
+                }
+            }
+        }
+        return changes;
+    }
+
+    private List<CommitMessage> writeWithLakeTableWriter(FileStoreTable table, List<Change> changes)
+            throws Exception {
+        try (LakeTableWriter writer = new LakeTableWriter(table, false, warehouse.resolve("tmp"))) {
+            for (Change change : changes) {
+                writer.write(new TableBucket(1, (long) change.region, change.bucket), change.flussRecord());
+            }
+            return writer.complete();
+        }
+    }
+
+    private static List<CommitMessage> writeWithPaimon(FileStoreTable table, List<Change> changes)
+            throws Exception {
+        BatchWriteBuilder builder = table.copy(Map.of("write-only", "true")).newBatchWriteBuilder();
+        try (BatchTableWrite write = builder.newWrite()) {
+            for (Change change : changes) {
+                write.write(change.paimonRow(), change.bucket);
+            }
+            return write.prepareCommit();
+        }
+    }
+
+    private static void commit(FileStoreTable table, List<CommitMessage> messages) throws Exception {
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
+    /** Every column (row kind first for the changelog), ordered by region, bucket and offset. */
+    private static List<List<Object>> read(FileStoreTable table, boolean changelog) throws Exception {
+        FileStoreTable source = changelog
+                ? table.copy(Map.of("scan.mode", "from-snapshot", "scan.snapshot-id", "1"))
+                : table;
+        ReadBuilder builder = source.newReadBuilder();
+        List<Split> splits = new ArrayList<>();
+        if (changelog) {
+            // The first plans of a scan from snapshot 1 may be empty: plan until past the latest snapshot.
+            StreamTableScan scan = builder.newStreamScan();
+            Long latest = source.snapshotManager().latestSnapshotId();
+            for (int plans = 0; plans < 10; plans++) {
+                splits.addAll(scan.plan().splits());
+                Long next = scan.checkpoint();
+                if (next == null || next > latest) {
+                    break;
+                }
+            }
+        } else {
+            splits.addAll(builder.newScan().plan().splits());
+        }
+        List<InternalRow.FieldGetter> getters = new ArrayList<>();
+        for (int i = 0; i < source.rowType().getFieldCount(); i++) {
+            getters.add(InternalRow.createFieldGetter(source.rowType().getTypeAt(i), i));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = builder.newRead().createReader(splits)) {
+            reader.forEachRemaining(row -> {
+                List<Object> values = new ArrayList<>();
+                values.add(row.getRowKind().shortString());
+                for (InternalRow.FieldGetter getter : getters) {
+                    Object value = getter.getFieldOrNull(row);
+                    values.add(value instanceof org.apache.paimon.data.BinaryString ? value.toString() : value);
+                }
+                rows.add(values);
+            });
+        }
+        rows.sort(Comparator.<List<Object>, String>comparing(r -> (String) r.get(3))
+                .thenComparingInt(r -> (Integer) r.get(5))
+                .thenComparingLong(r -> (Long) r.get(6)));
+        return rows;
+    }
+
+    /** One Fluss log record of the test changelog. */
+    private record Change(int region, int bucket, long offset, ChangeType type, long id, String name) {
+
+        GenericRecord flussRecord() {
+            org.apache.fluss.row.GenericRow row = org.apache.fluss.row.GenericRow.of(
+                    id, sharedArraySlice("c" + id), offHeap(REGIONS[region]), name == null ? null : split(name));
+            return new GenericRecord(offset, TIMESTAMP + offset, type, row);
+        }
+
+        GenericRow paimonRow() {
+            RowKind kind = switch (type) {
+                case INSERT -> RowKind.INSERT;
+                case UPDATE_BEFORE -> RowKind.UPDATE_BEFORE;
+                case UPDATE_AFTER -> RowKind.UPDATE_AFTER;
+                case DELETE -> RowKind.DELETE;
+                default -> throw new IllegalArgumentException(type.toString());
+            };
+            return GenericRow.ofKind(
+                    kind,
+                    id,
+                    paimonString("c" + id),
+                    paimonString(REGIONS[region]),
+                    name == null ? null : paimonString(name),
+                    bucket,
+                    offset,
+                    Timestamp.fromEpochMillis(TIMESTAMP + offset));
+        }
+
+        /** The string in the middle of a heap array it shares with other bytes: the view wraps, not copies. */
+        private static BinaryString sharedArraySlice(String value) {
+            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+            byte[] shared = new byte[bytes.length + 16];
+            System.arraycopy(bytes, 0, shared, 7, bytes.length);
+            return BinaryString.fromBytes(shared, 7, bytes.length);
+        }
+
+        /** The string split over two heap segments of equal size (as Fluss expects): the view copies it. */
+        private static BinaryString split(String value) {
+            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+            if (bytes.length < 2) {
+                return sharedArraySlice(value);
+            }
+            int size = bytes.length;
+            int half = size / 2;
+            byte[] first = new byte[size];
+            byte[] second = new byte[size];
+            System.arraycopy(bytes, 0, first, size - half, half);
+            System.arraycopy(bytes, half, second, 0, size - half);
+            return BinaryString.fromAddress(
+                    new MemorySegment[] {MemorySegment.wrap(first), MemorySegment.wrap(second)}, size - half, size);
+        }
+
+        /** The string in off-heap memory: the view copies it. */
+        private static BinaryString offHeap(String value) {
+            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+            MemorySegment segment = MemorySegment.allocateOffHeapMemory(bytes.length + 4);
+            segment.put(4, bytes, 0, bytes.length);
+            return BinaryString.fromAddress(new MemorySegment[] {segment}, 4, bytes.length);
+        }
+
+        private static org.apache.paimon.data.BinaryString paimonString(String value) {
+            return org.apache.paimon.data.BinaryString.fromString(value);
+        }
+    }
+}
