@@ -20,7 +20,6 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.manifest.FileSource;
-import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.shade.org.apache.parquet.column.statistics.Statistics;
 import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.CodecFactory;
@@ -124,7 +123,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     }
 
     /** Whether the table ends with {@code __bucket INT, __offset BIGINT, __timestamp TIMESTAMP_LTZ(3 or 6)}. */
-    private static boolean systemColumnsCovered(RowType rowType) {
+    static boolean systemColumnsCovered(RowType rowType) {
         int n = rowType.getFieldCount();
         return n >= 3
                 && rowType.getTypeAt(n - 3).getTypeRoot() == DataTypeRoot.INTEGER
@@ -134,7 +133,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     }
 
     /** One encoder per business column (all but the three system columns), or null if one is not covered. */
-    private static @Nullable ValueEncoder[] encoders(RowType rowType, MessageType schema) {
+    static @Nullable ValueEncoder[] encoders(RowType rowType, MessageType schema) {
         int business = rowType.getFieldCount() - 3;
         ValueEncoder[] encoders = new ValueEncoder[business];
         for (int i = 0; i < business; i++) {
@@ -230,24 +229,7 @@ public final class ParquetAppendWriter implements LakeWriter {
             this.partition = partition;
             this.paimonBucket = paimonBucket;
             this.paths = table.store().pathFactory().createDataFilePathFactory(partition, paimonBucket);
-            this.nextSequence = bucketUnaware ? 0 : restoredMaxSequence() + 1;
-        }
-
-        /** The largest sequence number among the bucket's files in the newest snapshot, as Paimon restores it. */
-        private long restoredMaxSequence() {
-            Long snapshot = table.snapshotManager().latestSnapshotId();
-            if (snapshot == null) {
-                return -1;
-            }
-            List<DataFileMeta> files = table.store().newScan()
-                    .withSnapshot(snapshot)
-                    .withPartitionBucket(partition, paimonBucket)
-                    .plan()
-                    .files()
-                    .stream()
-                    .map(ManifestEntry::file)
-                    .toList();
-            return DataFileMeta.getMaxSequenceNumber(files);
+            this.nextSequence = bucketUnaware ? 0 : RestoredSequence.maxSequence(table, partition, paimonBucket) + 1;
         }
 
         void write(LogRecord record, int flussBucket) throws IOException {
