@@ -1,13 +1,15 @@
 package io.lakesync.tiering.columnar.write;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.paimon.shade.org.apache.parquet.column.ColumnWriter;
 import org.apache.paimon.shade.org.apache.parquet.io.api.Binary;
 import org.apache.paimon.shade.org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * The values of one column of a primary-key table's buffered records, kept in their Parquet physical form in
- * a growable primitive array (strings and bytes in one growing byte slab), so they can be sorted by key and
+ * a growable primitive array (strings and bytes in byte pages), so they can be sorted by key and
  * encoded later. It is a {@link ColumnWriter}: a {@link ValueEncoder} writes a record's value into it exactly as
  * it would into Parquet's own column writer, and {@link #writeTo} replays it into one. Only one value per row,
  * no repetition. Not thread-safe.
@@ -23,10 +25,8 @@ abstract class ColumnBuffer implements ColumnWriter {
 
     static ColumnBuffer of(PrimitiveTypeName physical) {
         return switch (physical) {
-            case BOOLEAN, INT32 -> new Ints(physical == PrimitiveTypeName.BOOLEAN);
-            case INT64 -> new Longs();
-            case FLOAT -> new Floats();
-            case DOUBLE -> new Doubles();
+            case BOOLEAN, INT32, FLOAT -> new Ints(physical);
+            case INT64, DOUBLE -> new Longs(physical == PrimitiveTypeName.DOUBLE);
             case BINARY, FIXED_LEN_BYTE_ARRAY -> new Binaries();
             default -> throw new IllegalArgumentException("No column buffer for " + physical);
         };
@@ -135,13 +135,16 @@ abstract class ColumnBuffer implements ColumnWriter {
         return new IllegalStateException("A " + kind + " value for a " + getClass().getSimpleName() + " column");
     }
 
-    /** INT32 values, and BOOLEAN as 0 or 1 (false sorts first, as in Paimon). */
+    /**
+     * INT32 values, BOOLEAN as 0 or 1 (false sorts first, as in Paimon), FLOAT as its bits (never a key: Paimon
+     * compares floats by value).
+     */
     private static final class Ints extends ColumnBuffer {
-        private final boolean booleans;
+        private final PrimitiveTypeName physical;
         private int[] values = new int[0];
 
-        Ints(boolean booleans) {
-            this.booleans = booleans;
+        Ints(PrimitiveTypeName physical) {
+            this.physical = physical;
         }
 
         @Override
@@ -156,11 +159,16 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
 
         @Override
+        public void write(float value, int repetitionLevel, int definitionLevel) {
+            write(Float.floatToRawIntBits(value), repetitionLevel, definitionLevel);
+        }
+
+        @Override
         void writeValue(int row, ColumnWriter out, int definitionLevel) {
-            if (booleans) {
-                out.write(values[row] != 0, 0, definitionLevel);
-            } else {
-                out.write(values[row], 0, definitionLevel);
+            switch (physical) {
+                case BOOLEAN -> out.write(values[row] != 0, 0, definitionLevel);
+                case FLOAT -> out.write(Float.intBitsToFloat(values[row]), 0, definitionLevel);
+                default -> out.write(values[row], 0, definitionLevel);
             }
         }
 
@@ -195,9 +203,17 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
     }
 
-    /** INT64 values: longs, timestamps as epoch milli- or microseconds, compact decimals unscaled. */
+    /**
+     * INT64 values (longs, timestamps as epoch milli- or microseconds, compact decimals unscaled), DOUBLE as its
+     * bits (never a key).
+     */
     private static final class Longs extends ColumnBuffer {
+        private final boolean doubles;
         private long[] values = new long[0];
+
+        Longs(boolean doubles) {
+            this.doubles = doubles;
+        }
 
         @Override
         public void write(long value, int repetitionLevel, int definitionLevel) {
@@ -206,8 +222,17 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
 
         @Override
+        public void write(double value, int repetitionLevel, int definitionLevel) {
+            write(Double.doubleToRawLongBits(value), repetitionLevel, definitionLevel);
+        }
+
+        @Override
         void writeValue(int row, ColumnWriter out, int definitionLevel) {
-            out.write(values[row], 0, definitionLevel);
+            if (doubles) {
+                out.write(Double.longBitsToDouble(values[row]), 0, definitionLevel);
+            } else {
+                out.write(values[row], 0, definitionLevel);
+            }
         }
 
         @Override
@@ -241,172 +266,100 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
     }
 
-    /** FLOAT values (never a key: Paimon compares them differently from their bits). */
-    private static final class Floats extends ColumnBuffer {
-        private float[] values = new float[0];
-
-        @Override
-        public void write(float value, int repetitionLevel, int definitionLevel) {
-            ensureRoom(values.length);
-            values[size++] = value;
-        }
-
-        @Override
-        void writeValue(int row, ColumnWriter out, int definitionLevel) {
-            out.write(values[row], 0, definitionLevel);
-        }
-
-        @Override
-        Object value(int row) {
-            return values[row];
-        }
-
-        @Override
-        int compare(int left, int right) {
-            throw new UnsupportedOperationException("FLOAT is not a sortable key column");
-        }
-
-        @Override
-        long memory() {
-            return super.memory() + (long) values.length * Float.BYTES;
-        }
-
-        @Override
-        protected void grow(int capacity) {
-            values = Arrays.copyOf(values, capacity);
-        }
-
-        @Override
-        protected int capacity() {
-            return values.length;
-        }
-
-        @Override
-        protected void appendPlaceholder() {
-            values[size] = 0f;
-        }
-    }
-
-    /** DOUBLE values (never a key). */
-    private static final class Doubles extends ColumnBuffer {
-        private double[] values = new double[0];
-
-        @Override
-        public void write(double value, int repetitionLevel, int definitionLevel) {
-            ensureRoom(values.length);
-            values[size++] = value;
-        }
-
-        @Override
-        void writeValue(int row, ColumnWriter out, int definitionLevel) {
-            out.write(values[row], 0, definitionLevel);
-        }
-
-        @Override
-        Object value(int row) {
-            return values[row];
-        }
-
-        @Override
-        int compare(int left, int right) {
-            throw new UnsupportedOperationException("DOUBLE is not a sortable key column");
-        }
-
-        @Override
-        long memory() {
-            return super.memory() + (long) values.length * Double.BYTES;
-        }
-
-        @Override
-        protected void grow(int capacity) {
-            values = Arrays.copyOf(values, capacity);
-        }
-
-        @Override
-        protected int capacity() {
-            return values.length;
-        }
-
-        @Override
-        protected void appendPlaceholder() {
-            values[size] = 0d;
-        }
-    }
-
     /**
-     * BINARY and FIXED_LEN_BYTE_ARRAY values, copied into one growing slab; row {@code i} spans
-     * {@code [ends[i-1], ends[i])}. Replayed as constant slices of the slab: a slab is never written over, only
-     * replaced by a larger copy, so Parquet may keep the slices (dictionary, statistics) until the file ends.
+     * BINARY and FIXED_LEN_BYTE_ARRAY values, copied into byte pages that double up to {@link #PAGE_BYTES} (a
+     * longer value gets a page of its own), so no value is copied again as the column grows. Replayed as constant slices of the
+     * pages: a page is never written over while the buffer holds it, so Parquet may keep the slices
+     * (dictionary, statistics) until its file ends.
      */
     private static final class Binaries extends ColumnBuffer {
-        private int[] ends = new int[0];
-        private byte[] slab = new byte[0];
+        private static final int FIRST_PAGE_BYTES = 4096;
+        private static final int PAGE_BYTES = 1 << 20;
+
+        private final List<byte[]> pages = new ArrayList<>();
+        /** Per row, its page index (high 32 bits) and offset in the page (low 32 bits). */
+        private long[] addresses = new long[0];
+        private int[] lengths = new int[0];
+        private byte[] page = new byte[0];
+        private int pageUsed;
 
         @Override
         public void write(Binary value, int repetitionLevel, int definitionLevel) {
-            ensureRoom(ends.length);
-            int start = start(size);
+            ensureRoom(lengths.length);
             int length = value.length();
-            if (slab.length - start < length) {
-                long needed = (long) start + length;
-                long grown = Math.max(needed, Math.max(64 * 1024L, 2L * slab.length));
-                if (needed > Integer.MAX_VALUE - 8) {
-                    throw new IllegalStateException("More than 2 GB of string values buffered in one column");
-                }
-                slab = Arrays.copyOf(slab, (int) Math.min(grown, Integer.MAX_VALUE - 8));
+            if (pages.isEmpty() || page.length - pageUsed < length) {
+                page = new byte[Math.max(length, Math.min(PAGE_BYTES, Math.max(FIRST_PAGE_BYTES, 2 * page.length)))];
+                pages.add(page);
+                pageUsed = 0;
             }
-            value.toByteBuffer().get(slab, start, length);
-            ends[size++] = start + length;
+            value.toByteBuffer().get(page, pageUsed, length);
+            addresses[size] = ((long) (pages.size() - 1) << 32) | pageUsed;
+            lengths[size++] = length;
+            pageUsed += length;
         }
 
-        private int start(int row) {
-            return row == 0 ? 0 : ends[row - 1];
+        private byte[] page(int row) {
+            return pages.get((int) (addresses[row] >>> 32));
+        }
+
+        private static int offset(long address) {
+            return (int) address;
         }
 
         @Override
         void writeValue(int row, ColumnWriter out, int definitionLevel) {
-            int start = start(row);
-            out.write(Binary.fromConstantByteArray(slab, start, ends[row] - start), 0, definitionLevel);
+            out.write(Binary.fromConstantByteArray(page(row), offset(addresses[row]), lengths[row]), 0, definitionLevel);
         }
 
         @Override
         Object value(int row) {
-            return Arrays.copyOfRange(slab, start(row), ends[row]);
+            int offset = offset(addresses[row]);
+            return Arrays.copyOfRange(page(row), offset, offset + lengths[row]);
         }
 
         /** Unsigned bytes, then length: {@code BinaryString#compareTo}. */
         @Override
         int compare(int left, int right) {
-            int leftStart = start(left);
-            int rightStart = start(right);
-            return Arrays.compareUnsigned(slab, leftStart, ends[left], slab, rightStart, ends[right]);
+            int leftOffset = offset(addresses[left]);
+            int rightOffset = offset(addresses[right]);
+            return Arrays.compareUnsigned(
+                    page(left), leftOffset, leftOffset + lengths[left],
+                    page(right), rightOffset, rightOffset + lengths[right]);
         }
 
         @Override
         long memory() {
-            return super.memory() + (long) ends.length * Integer.BYTES + slab.length;
+            long bytes = super.memory() + (long) lengths.length * (Integer.BYTES + Long.BYTES);
+            for (byte[] held : pages) {
+                bytes += held.length;
+            }
+            return bytes;
         }
 
         @Override
         void clear() {
             super.clear();
-            // A new slab: the finished files' Parquet writers may still hold slices of the old one until closed.
-            slab = new byte[Math.min(slab.length, 1 << 20)];
+            // New pages: the finished files' Parquet writers may still hold slices of these until closed.
+            pages.clear();
+            page = new byte[0];
+            pageUsed = 0;
         }
 
         @Override
         protected void grow(int capacity) {
-            ends = Arrays.copyOf(ends, capacity);
+            addresses = Arrays.copyOf(addresses, capacity);
+            lengths = Arrays.copyOf(lengths, capacity);
         }
 
         @Override
         protected int capacity() {
-            return ends.length;
+            return lengths.length;
         }
 
         @Override
         protected void appendPlaceholder() {
-            ends[size] = start(size);
+            addresses[size] = 0L;
+            lengths[size] = 0;
         }
     }
 }

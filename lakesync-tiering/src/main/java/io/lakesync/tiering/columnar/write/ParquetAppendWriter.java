@@ -4,11 +4,8 @@ import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import javax.annotation.Nullable;
-import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
 import org.apache.paimon.CoreOptions;
@@ -32,7 +29,6 @@ import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
-import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeChecks;
 import org.apache.paimon.types.DataTypeRoot;
@@ -70,12 +66,8 @@ public final class ParquetAppendWriter implements LakeWriter {
     private final SimpleColStatsCollector.Factory[] statsModes;
     private final SimpleStatsConverter statsConverter;
     private final boolean bucketUnaware;
-    /** The files of each Paimon (partition, bucket), as Paimon keeps one writer per pair. */
-    private final Map<Pair<BinaryRow, Integer>, BucketFiles> files = new HashMap<>();
-    /** Where each Fluss bucket's records go (several share Paimon bucket 0 in a bucket-unaware table). */
-    private final Map<TableBucket, BucketFiles> targets = new HashMap<>();
-    private @Nullable TableBucket lastBucket;
-    private @Nullable BucketFiles lastTarget;
+    /** The files of each Paimon (partition, bucket). */
+    private final BucketTargets<BucketFiles> files;
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
     public ParquetAppendWriter(FileStoreTable table) {
@@ -96,6 +88,7 @@ public final class ParquetAppendWriter implements LakeWriter {
         this.statsModes = StatsCollectorFactories.createStatsFactories(options.statsMode(), options, rowType.getFieldNames());
         this.statsConverter = new SimpleStatsConverter(rowType, options.statsDenseStore());
         this.bucketUnaware = table.bucketMode() == BucketMode.BUCKET_UNAWARE;
+        this.files = new BucketTargets<>(table, BucketFiles::new);
     }
 
     /** Why the table's data files cannot be written by this writer, or null when they can. */
@@ -150,38 +143,16 @@ public final class ParquetAppendWriter implements LakeWriter {
 
     @Override
     public void write(TableBucket bucket, LogRecord record) throws Exception {
-        // Records come batch by batch: the last bucket's files spare a hash lookup (TableBucket hashes by boxing).
-        if (bucket != lastBucket) {
-            BucketFiles target = targets.get(bucket);
-            if (target == null) {
-                target = target(bucket, record);
-                targets.put(bucket, target);
-            }
-            lastBucket = bucket;
-            lastTarget = target;
-        }
-        lastTarget.write(record, bucket.getBucket());
-    }
-
-    private BucketFiles target(TableBucket bucket, LogRecord first) {
-        FlussRecordAsPaimonRow row = new FlussRecordAsPaimonRow(bucket.getBucket(), rowType);
-        row.setFlussRecord(first);
-        RowKeyExtractor keys = table.createRowKeyExtractor();
-        keys.setRecord(row);
-        // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
-        BinaryRow partition = keys.partition().copy();
-        // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
-        int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
-        return files.computeIfAbsent(Pair.of(partition, paimonBucket), k -> new BucketFiles(partition, paimonBucket));
+        files.of(bucket, record).write(record, bucket.getBucket());
     }
 
     @Override
     public List<CommitMessage> complete() throws Exception {
         List<CommitMessage> messages = new ArrayList<>();
-        for (BucketFiles bucketFiles : files.values()) {
+        for (BucketFiles bucketFiles : files.all()) {
             bucketFiles.roll();
         }
-        for (BucketFiles bucketFiles : files.values()) {
+        for (BucketFiles bucketFiles : files.all()) {
             if (!bucketFiles.finished.isEmpty()) {
                 messages.add(new CommitMessageImpl(
                         bucketFiles.partition,
@@ -203,13 +174,10 @@ public final class ParquetAppendWriter implements LakeWriter {
     @Override
     public void close() {
         try {
-            for (BucketFiles bucketFiles : files.values()) {
+            for (BucketFiles bucketFiles : files.all()) {
                 bucketFiles.abort();
             }
             files.clear();
-            targets.clear();
-            lastBucket = null;
-            lastTarget = null;
         } finally {
             codecs.release();
         }

@@ -4,11 +4,8 @@ import io.lakesync.tiering.lake.LakeWriter;
 import io.lakesync.tiering.lake.UniqueColumnEncoding;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import javax.annotation.Nullable;
-import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
 import org.apache.fluss.lake.paimon.utils.PaimonConversions;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
@@ -23,17 +20,14 @@ import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
 import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.CodecFactory;
 import org.apache.paimon.shade.org.apache.parquet.schema.MessageType;
-import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.PrimaryKeyTableUtils;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
-import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeChecks;
 import org.apache.paimon.types.RowType;
-import org.apache.paimon.utils.Pair;
 
 /**
  * The columnar write for Paimon primary-key tables stored as Parquet: instead of Paimon's merge-tree writer
@@ -67,11 +61,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     private final boolean changelog;
     private final long writeBufferSize;
     private final CodecFactory codecs;
-    private final boolean bucketUnaware;
-    private final Map<Pair<BinaryRow, Integer>, BucketWriter> buckets = new HashMap<>();
-    private final Map<TableBucket, BucketWriter> targets = new HashMap<>();
-    private @Nullable TableBucket lastBucket;
-    private @Nullable BucketWriter lastTarget;
+    private final BucketTargets<BucketWriter> buckets;
     private int recordsSinceMemoryCheck;
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
@@ -101,7 +91,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         this.layout = new KeyValueFile.Layout(table, keyType, fileType, fileSchema, keyColumns, settings, compressor);
         this.changelog = options.changelogProducer() == CoreOptions.ChangelogProducer.INPUT;
         this.writeBufferSize = options.writeBufferSize();
-        this.bucketUnaware = table.bucketMode() == BucketMode.BUCKET_UNAWARE;
+        this.buckets = new BucketTargets<>(table, BucketWriter::new);
     }
 
     /** Why the table's data files cannot be written by this writer, or null when they can. */
@@ -190,34 +180,12 @@ public final class ParquetKeyValueWriter implements LakeWriter {
 
     @Override
     public void write(TableBucket bucket, LogRecord record) throws Exception {
-        // Records come batch by batch: the last bucket's writer spares a hash lookup.
-        if (bucket != lastBucket) {
-            BucketWriter target = targets.get(bucket);
-            if (target == null) {
-                target = target(bucket, record);
-                targets.put(bucket, target);
-            }
-            lastBucket = bucket;
-            lastTarget = target;
-        }
-        lastTarget.buffer.append(
+        buckets.of(bucket, record).buffer.append(
                 record, PaimonConversions.toRowKind(record.getChangeType()), bucket.getBucket(), tableName);
         if (++recordsSinceMemoryCheck >= MEMORY_CHECK_RECORDS) {
             recordsSinceMemoryCheck = 0;
             flushLargestIfFull();
         }
-    }
-
-    private BucketWriter target(TableBucket bucket, LogRecord first) {
-        RowKeyExtractor keys = table.createRowKeyExtractor();
-        FlussRecordAsPaimonRow row = new FlussRecordAsPaimonRow(bucket.getBucket(), table.rowType());
-        row.setFlussRecord(first);
-        keys.setRecord(row);
-        // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
-        BinaryRow partition = keys.partition().copy();
-        int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
-        return buckets.computeIfAbsent(
-                Pair.of(partition, paimonBucket), k -> new BucketWriter(partition, paimonBucket));
     }
 
     /**
@@ -228,7 +196,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         long total = 0;
         BucketWriter largest = null;
         long largestMemory = -1;
-        for (BucketWriter writer : buckets.values()) {
+        for (BucketWriter writer : buckets.all()) {
             long memory = writer.buffer.memory();
             total += memory;
             if (memory > largestMemory && writer.buffer.rows() > 0) {
@@ -244,10 +212,10 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     @Override
     public List<CommitMessage> complete() throws Exception {
         List<CommitMessage> messages = new ArrayList<>();
-        for (BucketWriter writer : buckets.values()) {
+        for (BucketWriter writer : buckets.all()) {
             writer.flush();
         }
-        for (BucketWriter writer : buckets.values()) {
+        for (BucketWriter writer : buckets.all()) {
             if (!writer.dataFiles.isEmpty() || !writer.changelogFiles.isEmpty()) {
                 messages.add(new CommitMessageImpl(
                         writer.partition,
@@ -271,13 +239,10 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     @Override
     public void close() {
         try {
-            for (BucketWriter writer : buckets.values()) {
+            for (BucketWriter writer : buckets.all()) {
                 writer.abort();
             }
             buckets.clear();
-            targets.clear();
-            lastBucket = null;
-            lastTarget = null;
         } finally {
             codecs.release();
         }
