@@ -116,6 +116,51 @@ class PrimaryKeyWriteTest {
     }
 
     @Test
+    void columnarWriterDeletesFlushedFilesNotHandedOverAndRejectsBadRecords() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable table = create(lakeTables, "abandoned", Map.of("write-buffer-size", "1 mb"));
+            java.nio.file.Path tableDir = java.nio.file.Path.of(table.location().toUri().getPath());
+            try (ParquetKeyValueWriter writer = new ParquetKeyValueWriter(table)) {
+                for (Change change : changelog(2_000)) {
+                    writer.write(new TableBucket(1, (long) change.region, change.bucket), change.flussRecord());
+                }
+                assertThat(parquetFiles(tableDir)).as("sorted runs flushed while writing").isNotEmpty();
+            }
+            assertThat(parquetFiles(tableDir)).as("files of a writer closed before complete()").isEmpty();
+
+            TableBucket bucket = new TableBucket(1, 0L, 0);
+            try (ParquetKeyValueWriter writer = new ParquetKeyValueWriter(table)) {
+                writer.write(bucket, changelog(1).get(0).flussRecord());
+                GenericRecord wider = new GenericRecord(0, TIMESTAMP, ChangeType.INSERT, org.apache.fluss.row.GenericRow.of(
+                        1L, BinaryString.fromString("c1"), BinaryString.fromString("eu"), null, 5));
+                assertThatThrownBy(() -> writer.write(bucket, wider))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("abandoned")
+                        .hasMessageContaining("not yet synchronized");
+                GenericRecord nullKey = new GenericRecord(1, TIMESTAMP, ChangeType.INSERT, org.apache.fluss.row.GenericRow.of(
+                        null, BinaryString.fromString("c1"), BinaryString.fromString("eu"), null));
+                assertThatThrownBy(() -> writer.write(bucket, nullKey))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("'id'")
+                        .hasMessageContaining("NOT NULL");
+                // The rejected records left nothing behind: the record before them is written alone.
+                List<CommitMessage> written = writer.complete();
+                assertThat(written).hasSize(1);
+                assertThat(((CommitMessageImpl) written.get(0)).newFilesIncrement().newFiles())
+                        .singleElement()
+                        .satisfies(file -> assertThat(file.rowCount()).isEqualTo(1));
+            }
+        }
+    }
+
+    private static List<java.nio.file.Path> parquetFiles(java.nio.file.Path tableDir) throws Exception {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(tableDir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).toList();
+        }
+    }
+
+    @Test
     void tablesTheColumnarWriterCannotReproduceKeepTheRowWriter() throws Exception {
         try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
             lakeTables.catalog().createDatabase("lake", true);

@@ -1,6 +1,7 @@
 package io.lakesync.tiering.columnar.write;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
 import org.apache.paimon.shade.org.apache.parquet.column.ColumnWriter;
@@ -22,6 +23,8 @@ final class ChangelogBuffer {
 
     private final ColumnBuffer[] values;
     private final MessageType schema;
+    /** The business columns that are NOT NULL. */
+    private final int[] requiredColumns;
     private final int[] keyColumns;
     private final ValueEncoder[] encoders;
     private final int businessFields;
@@ -44,6 +47,9 @@ final class ChangelogBuffer {
         this.businessFields = encoders.length;
         this.timestampMicros = timestampMicros;
         this.keyColumns = keyColumns;
+        this.requiredColumns = IntStream.range(0, businessFields)
+                .filter(i -> schema.getType(i).isRepetition(Type.Repetition.REQUIRED))
+                .toArray();
     }
 
     /** Copies one record of Fluss bucket {@code bucket} in, with {@code kind} as Paimon's row kind. */
@@ -54,13 +60,16 @@ final class ChangelogBuffer {
             throw new IllegalStateException("The Fluss record has " + present + " columns but the lake table "
                     + tableName + " only " + businessFields + ": the lake schema is not yet synchronized.");
         }
+        // Checked before any column takes a value, so a rejected record leaves the columns aligned.
+        for (int column : requiredColumns) {
+            if (column >= present || row.isNullAt(column)) {
+                throw new IllegalArgumentException("Column '" + schema.getType(column).getName() + "' of the lake "
+                        + "table " + tableName + " is NOT NULL but the record at offset " + record.logOffset()
+                        + " holds null.");
+            }
+        }
         for (int i = 0; i < businessFields; i++) {
             if (i >= present || row.isNullAt(i)) {
-                if (schema.getType(i).isRepetition(Type.Repetition.REQUIRED)) {
-                    throw new IllegalArgumentException("Column '" + schema.getType(i).getName() + "' of the lake "
-                            + "table " + tableName + " is NOT NULL but the record at offset " + record.logOffset()
-                            + " holds null.");
-                }
                 values[i].writeNull(0, 0);
             } else {
                 encoders[i].write(row, i, values[i], 1);

@@ -11,6 +11,8 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.format.SimpleColStats;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.Path;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.manifest.FileSource;
@@ -218,6 +220,26 @@ final class KeyValueFile {
         /** A sorted run's data files ({@code changelog} false) or changelog files, their metadata into {@code sink}. */
         Rolling rolling(boolean changelog, List<DataFileMeta> sink) {
             return new Rolling(this, changelog, sink);
+        }
+
+        /** Whether the files go to an external path (their metadata then names it). */
+        boolean external() {
+            return paths.isExternalPath();
+        }
+
+        /** Copies each data file as a changelog file of the same rows and metadata, into {@code sink}. */
+        void copyAsChangelog(List<DataFileMeta> dataFiles, List<DataFileMeta> sink) throws IOException {
+            FileIO fileIO = layout.table.fileIO();
+            for (DataFileMeta data : dataFiles) {
+                Path copy = paths.newChangelogPath();
+                try {
+                    fileIO.copyFile(paths.toPath(data), copy, false);
+                } catch (IOException | RuntimeException e) {
+                    fileIO.deleteQuietly(copy);
+                    throw e;
+                }
+                sink.add(data.rename(copy.getName()));
+            }
         }
 
         void delete(List<DataFileMeta> files) {

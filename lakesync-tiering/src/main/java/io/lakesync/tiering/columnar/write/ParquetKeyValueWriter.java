@@ -269,6 +269,8 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         /**
          * Sorts the buffered records by key and writes them as a sorted run: every record into the changelog
          * files (when the table produces them from input), the last record of each key into the data files.
+         * When no key repeats in the run (a KV snapshot load, or inserts of new keys), both hold the same rows
+         * in the same order: the data files are encoded once and copied as the changelog files.
          */
         void flush() throws IOException {
             int rows = buffer.rows();
@@ -276,8 +278,10 @@ public final class ParquetKeyValueWriter implements LakeWriter {
                 return;
             }
             int[] order = buffer.sortedByKey();
+            boolean copyChangelog = changelog && !files.external() && uniqueKeys(order);
+            int firstDataFile = dataFiles.size();
             KeyValueFile.Rolling data = files.rolling(false, dataFiles);
-            KeyValueFile.Rolling changes = changelog ? files.rolling(true, changelogFiles) : null;
+            KeyValueFile.Rolling changes = changelog && !copyChangelog ? files.rolling(true, changelogFiles) : null;
             try {
                 for (int i = 0; i < rows; i++) {
                     int row = order[i];
@@ -300,8 +304,20 @@ public final class ParquetKeyValueWriter implements LakeWriter {
                 }
                 throw e;
             }
+            if (copyChangelog) {
+                files.copyAsChangelog(dataFiles.subList(firstDataFile, dataFiles.size()), changelogFiles);
+            }
             nextSequence += rows;
             buffer.clear();
+        }
+
+        private boolean uniqueKeys(int[] order) {
+            for (int i = 1; i < order.length; i++) {
+                if (buffer.sameKey(order[i - 1], order[i])) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         void abort() {
