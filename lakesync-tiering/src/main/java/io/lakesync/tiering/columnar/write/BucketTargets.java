@@ -1,16 +1,24 @@
 package io.lakesync.tiering.columnar.write;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
 import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.io.CompactIncrement;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.utils.Pair;
 
@@ -68,7 +76,26 @@ final class BucketTargets<T> {
         return byPaimonBucket.values();
     }
 
-    void clear() {
+    /** The commit message of one Paimon bucket's new level-0 data and changelog files. */
+    CommitMessage newFiles(BinaryRow partition, int bucket, List<DataFileMeta> data, List<DataFileMeta> changelog) {
+        return new CommitMessageImpl(
+                partition,
+                bucket,
+                table.coreOptions().bucket(),
+                new DataIncrement(new ArrayList<>(data), List.of(), new ArrayList<>(changelog)),
+                new CompactIncrement(List.of(), List.of(), List.of()));
+    }
+
+    /** Runs {@code abort} on every target, then forgets them all. */
+    void abortAll(Consumer<T> abort) {
+        try {
+            byPaimonBucket.values().forEach(abort);
+        } finally {
+            clear();
+        }
+    }
+
+    private void clear() {
         byPaimonBucket.clear();
         byFlussBucket.clear();
         lastBucket = null;

@@ -12,10 +12,8 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.format.SimpleColStats;
 import org.apache.paimon.format.parquet.ParquetSchemaConverter;
-import org.apache.paimon.io.CompactIncrement;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
-import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.manifest.FileSource;
 import org.apache.paimon.shade.org.apache.parquet.column.statistics.Statistics;
 import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
@@ -28,7 +26,6 @@ import org.apache.paimon.statistics.SimpleColStatsCollector;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeChecks;
 import org.apache.paimon.types.DataTypeRoot;
@@ -154,12 +151,7 @@ public final class ParquetAppendWriter implements LakeWriter {
         }
         for (BucketFiles bucketFiles : files.all()) {
             if (!bucketFiles.finished.isEmpty()) {
-                messages.add(new CommitMessageImpl(
-                        bucketFiles.partition,
-                        bucketFiles.paimonBucket,
-                        table.coreOptions().bucket(),
-                        new DataIncrement(new ArrayList<>(bucketFiles.finished), List.of(), List.of()),
-                        new CompactIncrement(List.of(), List.of(), List.of())));
+                messages.add(files.newFiles(bucketFiles.partition, bucketFiles.paimonBucket, bucketFiles.finished, List.of()));
                 bucketFiles.finished.clear();
             }
         }
@@ -174,10 +166,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     @Override
     public void close() {
         try {
-            for (BucketFiles bucketFiles : files.all()) {
-                bucketFiles.abort();
-            }
-            files.clear();
+            files.abortAll(BucketFiles::abort);
         } finally {
             codecs.release();
         }

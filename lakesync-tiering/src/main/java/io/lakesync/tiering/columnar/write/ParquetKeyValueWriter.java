@@ -13,9 +13,7 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.KeyValue;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.format.parquet.ParquetSchemaConverter;
-import org.apache.paimon.io.CompactIncrement;
 import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
 import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.CodecFactory;
@@ -23,7 +21,6 @@ import org.apache.paimon.shade.org.apache.parquet.schema.MessageType;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.PrimaryKeyTableUtils;
 import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeChecks;
@@ -217,13 +214,8 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         }
         for (BucketWriter writer : buckets.all()) {
             if (!writer.dataFiles.isEmpty() || !writer.changelogFiles.isEmpty()) {
-                messages.add(new CommitMessageImpl(
-                        writer.partition,
-                        writer.paimonBucket,
-                        table.coreOptions().bucket(),
-                        new DataIncrement(
-                                new ArrayList<>(writer.dataFiles), List.of(), new ArrayList<>(writer.changelogFiles)),
-                        new CompactIncrement(List.of(), List.of(), List.of())));
+                messages.add(
+                        buckets.newFiles(writer.partition, writer.paimonBucket, writer.dataFiles, writer.changelogFiles));
                 writer.dataFiles.clear();
                 writer.changelogFiles.clear();
             }
@@ -239,10 +231,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     @Override
     public void close() {
         try {
-            for (BucketWriter writer : buckets.all()) {
-                writer.abort();
-            }
-            buckets.clear();
+            buckets.abortAll(BucketWriter::abort);
         } finally {
             codecs.release();
         }
