@@ -134,9 +134,22 @@ public final class LakeSyncOptions {
                     .withDescription(
                             "Write the Parquet data files of log tables straight into Parquet's column writers, "
                                     + "with the file statistics and metadata built as the files are written, "
-                                    + "instead of through Paimon's row writer. Primary-key tables, other file "
-                                    + "formats, nested columns and timestamps above precision 6 keep the row "
-                                    + "writer, per table.");
+                                    + "instead of through Paimon's row writer. Other file formats, nested "
+                                    + "columns and timestamps above precision 6 keep the row writer, per table; "
+                                    + "primary-key tables too, unless tiering.columnar-write-primary-key is on.");
+
+    // Columnar write of primary-key tables (issue 13, point 3): level-0 data and changelog files sorted and
+    // encoded column by column.
+    public static final ConfigOption<Boolean> TIERING_COLUMNAR_WRITE_PRIMARY_KEY =
+            key("tiering.columnar-write-primary-key")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "With tiering.columnar-write on, also write the Parquet files of primary-key tables "
+                                    + "(merge engine deduplicate, changelog-producer none or input) column by column: "
+                                    + "each round's records per bucket are buffered in columns, sorted by key and "
+                                    + "encoded as the level-0 data file and the input changelog file Paimon's "
+                                    + "merge-tree writer would write. Other primary-key tables keep the row writer.");
 
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
             key("tiering.blocked-recheck-interval")

@@ -61,6 +61,7 @@ public final class TieringService implements AutoCloseable {
     private final int bucketParallelism;
     private final boolean columnarRead;
     private final boolean columnarWrite;
+    private final boolean columnarWritePrimaryKey;
     private final Path dataDir;
     private final Path workDir;
 
@@ -88,6 +89,7 @@ public final class TieringService implements AutoCloseable {
         this.bucketParallelism = bucketParallelism(config);
         this.columnarRead = config.get(LakeSyncOptions.TIERING_COLUMNAR_READ);
         this.columnarWrite = config.get(LakeSyncOptions.TIERING_COLUMNAR_WRITE);
+        this.columnarWritePrimaryKey = config.get(LakeSyncOptions.TIERING_COLUMNAR_WRITE_PRIMARY_KEY);
         this.dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath();
         this.workDir = dataDir.resolve("tiering");
     }
@@ -215,6 +217,7 @@ public final class TieringService implements AutoCloseable {
                 settings.idleReadTimeout(),
                 columnarRead,
                 columnarWrite,
+                columnarWritePrimaryKey,
                 ioTmpDir,
                 clock,
                 hooks);

@@ -168,9 +168,8 @@ class ColumnarReadTest extends TieringTestBase {
                 .toList();
         assertThat(buckets).isNotEmpty();
         assertThat(buckets).allSatisfy(b -> assertThat(b.columnar()).isEqualTo(Boolean.parseBoolean(columnarRead)));
-        // Primary-key tables are written through Paimon's merge-tree writer either way.
-        boolean columnarWrite = !primaryKey && Boolean.parseBoolean(columnarRead);
-        assertThat(buckets).allSatisfy(b -> assertThat(b.columnarWrite()).isEqualTo(columnarWrite));
+        // Primary-key tables too (tiering.columnar-write-primary-key is on by default).
+        assertThat(buckets).allSatisfy(b -> assertThat(b.columnarWrite()).isEqualTo(Boolean.parseBoolean(columnarRead)));
         assertThat(buckets.stream().anyMatch(b -> b.range().logStartOffset() > 0))
                 .as("a round started mid-log")
                 .isTrue();

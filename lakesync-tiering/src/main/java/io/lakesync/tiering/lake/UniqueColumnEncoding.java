@@ -19,7 +19,7 @@ import org.apache.paimon.table.SpecialFields;
  * readers return stay as the table's options say. A dictionary option the table sets itself (for all columns
  * or for one) is left as it is.
  */
-final class UniqueColumnEncoding {
+public final class UniqueColumnEncoding {
 
     static final String DICTIONARY = "parquet.enable.dictionary";
     private static final String OFFSET_COLUMN = "__offset";
@@ -28,13 +28,25 @@ final class UniqueColumnEncoding {
 
     /** The options to add to a write of {@code table}; empty for a log table or files not in Parquet. */
     static Map<String, String> writeOptions(FileStoreTable table) {
+        Map<String, String> writeOptions = new HashMap<>();
+        for (String column : columns(table)) {
+            writeOptions.put(DICTIONARY + "#" + column, "false");
+        }
+        return writeOptions;
+    }
+
+    /**
+     * The columns of {@code table}'s data and changelog files to write without dictionary: empty for a log
+     * table, files not in Parquet, or a table that sets the dictionary option itself (for all or that column).
+     */
+    public static List<String> columns(FileStoreTable table) {
         CoreOptions options = table.coreOptions();
         if (table.primaryKeys().isEmpty()
                 || !isParquet(options.fileFormatString())
                 || (options.changelogFileFormat() != null && !isParquet(options.changelogFileFormat()))
                 || !options.fileFormatPerLevel().isEmpty()
                 || table.options().containsKey(DICTIONARY)) {
-            return Map.of();
+            return List.of();
         }
         List<String> columns = new ArrayList<>();
         for (String key : table.primaryKeys()) {
@@ -45,14 +57,8 @@ final class UniqueColumnEncoding {
         if (table.rowType().containsField(OFFSET_COLUMN)) {
             columns.add(OFFSET_COLUMN);
         }
-        Map<String, String> writeOptions = new HashMap<>();
-        for (String column : columns) {
-            String key = DICTIONARY + "#" + column;
-            if (!table.options().containsKey(key)) {
-                writeOptions.put(key, "false");
-            }
-        }
-        return writeOptions;
+        columns.removeIf(column -> table.options().containsKey(DICTIONARY + "#" + column));
+        return columns;
     }
 
     private static boolean isParquet(String format) {

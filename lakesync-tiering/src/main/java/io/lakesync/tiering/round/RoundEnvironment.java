@@ -20,6 +20,7 @@ public record RoundEnvironment(
         Duration idleReadTimeout,
         boolean columnarRead,
         boolean columnarWrite,
+        boolean columnarWritePrimaryKey,
         Path ioTmpDir,
         Clock clock,
         RoundHooks hooks) {}

@@ -1,7 +1,9 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.columnar.ArrowLogReader;
 import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
+import io.lakesync.tiering.columnar.write.ParquetKeyValueWriter;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
@@ -365,9 +367,11 @@ public final class TableRound {
         boolean columnarWrite = columnarWrite(lakeTable, autoCompaction);
         try {
             for (List<BucketRange> group : split) {
-                LakeWriter writer = columnarWrite
-                        ? new ParquetAppendWriter(lakeTable)
-                        : new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
+                LakeWriter writer = !columnarWrite
+                        ? new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir())
+                        : lakeTable.primaryKeys().isEmpty()
+                                ? new ParquetAppendWriter(lakeTable)
+                                : new ParquetKeyValueWriter(lakeTable);
                 writers.add(writer);
                 BucketGroupReader reader = new BucketGroupReader(table, columnarConnection, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
@@ -414,9 +418,16 @@ public final class TableRound {
         if (!env.columnarWrite()) {
             return false;
         }
-        String unsupported = autoCompaction
-                ? "table.datalake.auto-compaction is on (Paimon's writer compacts as it writes)"
-                : ParquetAppendWriter.unsupportedReason(lakeTable);
+        String unsupported;
+        if (autoCompaction) {
+            unsupported = "table.datalake.auto-compaction is on (Paimon's writer compacts as it writes)";
+        } else if (lakeTable.primaryKeys().isEmpty()) {
+            unsupported = ParquetAppendWriter.unsupportedReason(lakeTable);
+        } else {
+            unsupported = env.columnarWritePrimaryKey()
+                    ? ParquetKeyValueWriter.unsupportedReason(lakeTable)
+                    : LakeSyncOptions.TIERING_COLUMNAR_WRITE_PRIMARY_KEY.key() + " is off";
+        }
         if (unsupported != null) {
             LOG.debug("{}: Paimon's row writer writes the data files: {}", assignment.tablePath(), unsupported);
             return false;

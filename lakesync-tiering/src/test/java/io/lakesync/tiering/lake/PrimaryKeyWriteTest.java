@@ -1,7 +1,9 @@
 package io.lakesync.tiering.lake;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.tiering.columnar.write.ParquetKeyValueWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +22,8 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
@@ -27,6 +31,7 @@ import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamTableScan;
@@ -57,13 +62,167 @@ class PrimaryKeyWriteTest {
     void viewsAndPaimonsOwnWriterLeaveTheSameRowsAndChangelog() throws Exception {
         try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
             lakeTables.catalog().createDatabase("lake", true);
-            FileStoreTable viaViews = create(lakeTables, "accounts_views");
-            FileStoreTable viaPaimon = create(lakeTables, "accounts_paimon");
-            List<Change> changes = changelog();
+            FileStoreTable viaViews = create(lakeTables, "accounts_views", Map.of());
+            FileStoreTable viaPaimon = create(lakeTables, "accounts_paimon", Map.of());
+            List<Change> changes = changelog(60);
             commit(viaViews, writeWithLakeTableWriter(viaViews, changes));
             commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
             assertSameContent(viaViews, viaPaimon, changes.size());
         }
+    }
+
+    @Test
+    void columnarFilesMatchPaimonsOwnWriterOverTwoRounds() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable columnar = create(lakeTables, "accounts_columnar", Map.of());
+            FileStoreTable viaPaimon = create(lakeTables, "accounts_paimon", Map.of());
+            assertThat(ParquetKeyValueWriter.unsupportedReason(columnar)).isNull();
+            List<Change> changes = changelog(60);
+            // Round 1: the inserts and the first updates; round 2 continues every bucket's sequence numbers.
+            List<Change> first = changes.stream().filter(c -> c.offset < 70).toList();
+            List<Change> second = changes.stream().filter(c -> c.offset >= 70).toList();
+            for (List<Change> round : List.of(first, second)) {
+                List<CommitMessage> columnarFiles = writeColumnar(columnar, round);
+                List<CommitMessage> paimonFiles = writeWithPaimon(viaPaimon, round);
+                assertSameFileMetadata(columnarFiles, paimonFiles);
+                commit(columnar, columnarFiles);
+                commit(viaPaimon, paimonFiles);
+            }
+            assertThat(columnar.snapshotManager().latestSnapshotId()).isEqualTo(2L);
+            assertSameContent(columnar, viaPaimon, changes.size());
+        }
+    }
+
+    @Test
+    void columnarWriterFlushesSortedRunsWhenItsBufferIsFull() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable columnar = create(lakeTables, "small_buffer_columnar", Map.of("write-buffer-size", "1 mb"));
+            FileStoreTable viaPaimon = create(lakeTables, "small_buffer_paimon", Map.of());
+            List<Change> changes = changelog(2_000);
+            List<CommitMessage> columnarFiles = writeColumnar(columnar, changes);
+            // The buffer fills while the first partition's records arrive: its buckets flush more than one run.
+            assertThat(columnarFiles).allSatisfy(message -> {
+                DataIncrement increment = ((CommitMessageImpl) message).newFilesIncrement();
+                assertThat(increment.changelogFiles()).hasSameSizeAs(increment.newFiles());
+            });
+            assertThat(columnarFiles).anySatisfy(message ->
+                    assertThat(((CommitMessageImpl) message).newFilesIncrement().newFiles()).hasSizeGreaterThan(1));
+            commit(columnar, columnarFiles);
+            commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
+            assertSameContent(columnar, viaPaimon, changes.size());
+        }
+    }
+
+    @Test
+    void columnarWriterDeletesFlushedFilesNotHandedOverAndRejectsBadRecords() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable table = create(lakeTables, "abandoned", Map.of("write-buffer-size", "1 mb"));
+            java.nio.file.Path tableDir = java.nio.file.Path.of(table.location().toUri().getPath());
+            try (ParquetKeyValueWriter writer = new ParquetKeyValueWriter(table)) {
+                for (Change change : changelog(2_000)) {
+                    writer.write(new TableBucket(1, (long) change.region, change.bucket), change.flussRecord());
+                }
+                assertThat(parquetFiles(tableDir)).as("sorted runs flushed while writing").isNotEmpty();
+            }
+            assertThat(parquetFiles(tableDir)).as("files of a writer closed before complete()").isEmpty();
+
+            TableBucket bucket = new TableBucket(1, 0L, 0);
+            try (ParquetKeyValueWriter writer = new ParquetKeyValueWriter(table)) {
+                writer.write(bucket, changelog(1).get(0).flussRecord());
+                GenericRecord wider = new GenericRecord(0, TIMESTAMP, ChangeType.INSERT, org.apache.fluss.row.GenericRow.of(
+                        1L, BinaryString.fromString("c1"), BinaryString.fromString("eu"), null, 5));
+                assertThatThrownBy(() -> writer.write(bucket, wider))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("abandoned")
+                        .hasMessageContaining("not yet synchronized");
+                GenericRecord nullKey = new GenericRecord(1, TIMESTAMP, ChangeType.INSERT, org.apache.fluss.row.GenericRow.of(
+                        null, BinaryString.fromString("c1"), BinaryString.fromString("eu"), null));
+                assertThatThrownBy(() -> writer.write(bucket, nullKey))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("'id'")
+                        .hasMessageContaining("NOT NULL");
+                // The rejected records left nothing behind: the record before them is written alone.
+                List<CommitMessage> written = writer.complete();
+                assertThat(written).hasSize(1);
+                assertThat(((CommitMessageImpl) written.get(0)).newFilesIncrement().newFiles())
+                        .singleElement()
+                        .satisfies(file -> assertThat(file.rowCount()).isEqualTo(1));
+            }
+        }
+    }
+
+    private static List<java.nio.file.Path> parquetFiles(java.nio.file.Path tableDir) throws Exception {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(tableDir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".parquet")).toList();
+        }
+    }
+
+    @Test
+    void tablesTheColumnarWriterCannotReproduceKeepTheRowWriter() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            assertThat(ParquetKeyValueWriter.unsupportedReason(
+                            create(lakeTables, "orc", Map.of("file.format", "orc"))))
+                    .contains("orc");
+            assertThat(ParquetKeyValueWriter.unsupportedReason(
+                            create(lakeTables, "partial", Map.of("merge-engine", "partial-update"))))
+                    .contains("partial-update");
+            assertThat(ParquetKeyValueWriter.unsupportedReason(
+                            create(lakeTables, "lookup", Map.of("changelog-producer", "lookup"))))
+                    .contains("lookup");
+            assertThat(ParquetKeyValueWriter.unsupportedReason(
+                            create(lakeTables, "dv", Map.of("deletion-vectors.enabled", "true"))))
+                    .contains("deletion vectors");
+            assertThatThrownBy(() -> new ParquetKeyValueWriter(create(lakeTables, "seq", Map.of("sequence.field", "id"))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("sequence.field");
+        }
+    }
+
+    /** Per Paimon bucket, the data and changelog files' metadata but their names and sizes (which differ). */
+    private static void assertSameFileMetadata(List<CommitMessage> columnar, List<CommitMessage> paimon) {
+        assertThat(fileMetadata(columnar)).isNotEmpty().isEqualTo(fileMetadata(paimon));
+    }
+
+    private static Map<String, List<List<Object>>> fileMetadata(List<CommitMessage> messages) {
+        Map<String, List<List<Object>>> files = new HashMap<>();
+        for (CommitMessage message : messages) {
+            CommitMessageImpl impl = (CommitMessageImpl) message;
+            assertThat(impl.compactIncrement().isEmpty()).isTrue();
+            String bucket = impl.partition().getString(0) + "/" + impl.bucket();
+            List<List<Object>> metas = new ArrayList<>();
+            for (DataFileMeta file : impl.newFilesIncrement().newFiles()) {
+                metas.add(describe("data", file));
+            }
+            for (DataFileMeta file : impl.newFilesIncrement().changelogFiles()) {
+                metas.add(describe("changelog", file));
+            }
+            if (!metas.isEmpty()) {
+                files.put(bucket, metas);
+            }
+        }
+        return files;
+    }
+
+    private static List<Object> describe(String kind, DataFileMeta file) {
+        return List.of(
+                kind,
+                file.rowCount(),
+                file.minKey(),
+                file.maxKey(),
+                file.keyStats(),
+                file.valueStats(),
+                String.valueOf(file.valueStatsCols()),
+                file.minSequenceNumber(),
+                file.maxSequenceNumber(),
+                String.valueOf(file.deleteRowCount().orElse(null)),
+                file.level(),
+                file.schemaId(),
+                String.valueOf(file.fileSource().orElse(null)),
+                file.fileName().startsWith(kind.equals("data") ? "data-" : "changelog-"));
     }
 
     private static void assertSameContent(FileStoreTable viaViews, FileStoreTable viaPaimon, int changes)
@@ -81,8 +240,9 @@ class PrimaryKeyWriteTest {
         assertThat(changelog).containsExactlyElementsOf(read(viaPaimon, true));
     }
 
-    private static FileStoreTable create(LakeTables lakeTables, String name) throws Exception {
-        Schema schema = Schema.newBuilder()
+    private static FileStoreTable create(LakeTables lakeTables, String name, Map<String, String> options)
+            throws Exception {
+        Schema.Builder builder = Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
                 .column("code", DataTypes.STRING())
                 .column("region", DataTypes.STRING())
@@ -94,17 +254,18 @@ class PrimaryKeyWriteTest {
                 .partitionKeys("region")
                 .option("bucket", Integer.toString(BUCKETS))
                 .option("changelog-producer", "input")
-                .option("file.format", "parquet")
-                .build();
+                .option("file.format", "parquet");
+        options.forEach(builder::option);
+        Schema schema = builder.build();
         lakeTables.catalog().createTable(Identifier.create("lake", name), schema, false);
         return lakeTables.load(TablePath.of("lake", name));
     }
 
     /**
-     * Per region and bucket: 60 keys inserted, every 2nd updated (every 6th to a null name), every 5th deleted,
+     * Per region and bucket: {@code keys} keys inserted, every 2nd updated (every 6th to a null name), every 5th deleted,
      * every 10th inserted again; offsets count per bucket as in a Fluss log.
      */
-    private static List<Change> changelog() {
+    private static List<Change> changelog(int keysPerBucket) {
         List<Change> changes = new ArrayList<>();
         Random random = new Random(7);
         for (int region = 0; region < REGIONS.length; region++) {
@@ -112,8 +273,8 @@ class PrimaryKeyWriteTest {
                 long[] offset = {0};
                 Map<Long, String> names = new HashMap<>();
                 List<Long> keys = new ArrayList<>();
-                for (int i = 0; i < 60; i++) {
-                    long id = region * 1_000L + bucket * 100L + i;
+                for (int i = 0; i < keysPerBucket; i++) {
+                    long id = region * 1_000_000L + bucket * 100_000L + i;
                     keys.add(id);
                     String name = i % 7 == 0 ? "" : "näme-ü-" + random.nextInt(1_000);
                     names.put(id, name);
@@ -143,6 +304,15 @@ class PrimaryKeyWriteTest {
     private List<CommitMessage> writeWithLakeTableWriter(FileStoreTable table, List<Change> changes)
             throws Exception {
         try (LakeTableWriter writer = new LakeTableWriter(table, false, warehouse.resolve("tmp"))) {
+            for (Change change : changes) {
+                writer.write(new TableBucket(1, (long) change.region, change.bucket), change.flussRecord());
+            }
+            return writer.complete();
+        }
+    }
+
+    private static List<CommitMessage> writeColumnar(FileStoreTable table, List<Change> changes) throws Exception {
+        try (ParquetKeyValueWriter writer = new ParquetKeyValueWriter(table)) {
             for (Change change : changes) {
                 writer.write(new TableBucket(1, (long) change.region, change.bucket), change.flussRecord());
             }

@@ -4,23 +4,17 @@ import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import javax.annotation.Nullable;
-import org.apache.fluss.lake.paimon.tiering.FlussRecordAsPaimonRow;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.format.SimpleColStats;
 import org.apache.paimon.format.parquet.ParquetSchemaConverter;
-import org.apache.paimon.io.CompactIncrement;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
-import org.apache.paimon.io.DataIncrement;
 import org.apache.paimon.manifest.FileSource;
-import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.shade.org.apache.parquet.column.statistics.Statistics;
 import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.CodecFactory;
@@ -32,8 +26,6 @@ import org.apache.paimon.statistics.SimpleColStatsCollector;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.sink.CommitMessageImpl;
-import org.apache.paimon.table.sink.RowKeyExtractor;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeChecks;
 import org.apache.paimon.types.DataTypeRoot;
@@ -71,12 +63,8 @@ public final class ParquetAppendWriter implements LakeWriter {
     private final SimpleColStatsCollector.Factory[] statsModes;
     private final SimpleStatsConverter statsConverter;
     private final boolean bucketUnaware;
-    /** The files of each Paimon (partition, bucket), as Paimon keeps one writer per pair. */
-    private final Map<Pair<BinaryRow, Integer>, BucketFiles> files = new HashMap<>();
-    /** Where each Fluss bucket's records go (several share Paimon bucket 0 in a bucket-unaware table). */
-    private final Map<TableBucket, BucketFiles> targets = new HashMap<>();
-    private @Nullable TableBucket lastBucket;
-    private @Nullable BucketFiles lastTarget;
+    /** The files of each Paimon (partition, bucket). */
+    private final BucketTargets<BucketFiles> files;
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
     public ParquetAppendWriter(FileStoreTable table) {
@@ -97,6 +85,7 @@ public final class ParquetAppendWriter implements LakeWriter {
         this.statsModes = StatsCollectorFactories.createStatsFactories(options.statsMode(), options, rowType.getFieldNames());
         this.statsConverter = new SimpleStatsConverter(rowType, options.statsDenseStore());
         this.bucketUnaware = table.bucketMode() == BucketMode.BUCKET_UNAWARE;
+        this.files = new BucketTargets<>(table, BucketFiles::new);
     }
 
     /** Why the table's data files cannot be written by this writer, or null when they can. */
@@ -124,7 +113,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     }
 
     /** Whether the table ends with {@code __bucket INT, __offset BIGINT, __timestamp TIMESTAMP_LTZ(3 or 6)}. */
-    private static boolean systemColumnsCovered(RowType rowType) {
+    static boolean systemColumnsCovered(RowType rowType) {
         int n = rowType.getFieldCount();
         return n >= 3
                 && rowType.getTypeAt(n - 3).getTypeRoot() == DataTypeRoot.INTEGER
@@ -134,7 +123,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     }
 
     /** One encoder per business column (all but the three system columns), or null if one is not covered. */
-    private static @Nullable ValueEncoder[] encoders(RowType rowType, MessageType schema) {
+    static @Nullable ValueEncoder[] encoders(RowType rowType, MessageType schema) {
         int business = rowType.getFieldCount() - 3;
         ValueEncoder[] encoders = new ValueEncoder[business];
         for (int i = 0; i < business; i++) {
@@ -151,45 +140,18 @@ public final class ParquetAppendWriter implements LakeWriter {
 
     @Override
     public void write(TableBucket bucket, LogRecord record) throws Exception {
-        // Records come batch by batch: the last bucket's files spare a hash lookup (TableBucket hashes by boxing).
-        if (bucket != lastBucket) {
-            BucketFiles target = targets.get(bucket);
-            if (target == null) {
-                target = target(bucket, record);
-                targets.put(bucket, target);
-            }
-            lastBucket = bucket;
-            lastTarget = target;
-        }
-        lastTarget.write(record, bucket.getBucket());
-    }
-
-    private BucketFiles target(TableBucket bucket, LogRecord first) {
-        FlussRecordAsPaimonRow row = new FlussRecordAsPaimonRow(bucket.getBucket(), rowType);
-        row.setFlussRecord(first);
-        RowKeyExtractor keys = table.createRowKeyExtractor();
-        keys.setRecord(row);
-        // Copied: the extractor reuses its partition row. One Fluss bucket lies in one partition.
-        BinaryRow partition = keys.partition().copy();
-        // A log table without bucket key is bucket-unaware in Paimon; __bucket still holds the Fluss bucket.
-        int paimonBucket = bucketUnaware ? 0 : bucket.getBucket();
-        return files.computeIfAbsent(Pair.of(partition, paimonBucket), k -> new BucketFiles(partition, paimonBucket));
+        files.of(bucket, record).write(record, bucket.getBucket());
     }
 
     @Override
     public List<CommitMessage> complete() throws Exception {
         List<CommitMessage> messages = new ArrayList<>();
-        for (BucketFiles bucketFiles : files.values()) {
+        for (BucketFiles bucketFiles : files.all()) {
             bucketFiles.roll();
         }
-        for (BucketFiles bucketFiles : files.values()) {
+        for (BucketFiles bucketFiles : files.all()) {
             if (!bucketFiles.finished.isEmpty()) {
-                messages.add(new CommitMessageImpl(
-                        bucketFiles.partition,
-                        bucketFiles.paimonBucket,
-                        table.coreOptions().bucket(),
-                        new DataIncrement(new ArrayList<>(bucketFiles.finished), List.of(), List.of()),
-                        new CompactIncrement(List.of(), List.of(), List.of())));
+                messages.add(files.newFiles(bucketFiles.partition, bucketFiles.paimonBucket, bucketFiles.finished, List.of()));
                 bucketFiles.finished.clear();
             }
         }
@@ -204,13 +166,7 @@ public final class ParquetAppendWriter implements LakeWriter {
     @Override
     public void close() {
         try {
-            for (BucketFiles bucketFiles : files.values()) {
-                bucketFiles.abort();
-            }
-            files.clear();
-            targets.clear();
-            lastBucket = null;
-            lastTarget = null;
+            files.abortAll(BucketFiles::abort);
         } finally {
             codecs.release();
         }
@@ -230,24 +186,7 @@ public final class ParquetAppendWriter implements LakeWriter {
             this.partition = partition;
             this.paimonBucket = paimonBucket;
             this.paths = table.store().pathFactory().createDataFilePathFactory(partition, paimonBucket);
-            this.nextSequence = bucketUnaware ? 0 : restoredMaxSequence() + 1;
-        }
-
-        /** The largest sequence number among the bucket's files in the newest snapshot, as Paimon restores it. */
-        private long restoredMaxSequence() {
-            Long snapshot = table.snapshotManager().latestSnapshotId();
-            if (snapshot == null) {
-                return -1;
-            }
-            List<DataFileMeta> files = table.store().newScan()
-                    .withSnapshot(snapshot)
-                    .withPartitionBucket(partition, paimonBucket)
-                    .plan()
-                    .files()
-                    .stream()
-                    .map(ManifestEntry::file)
-                    .toList();
-            return DataFileMeta.getMaxSequenceNumber(files);
+            this.nextSequence = bucketUnaware ? 0 : RestoredSequence.maxSequence(table, partition, paimonBucket) + 1;
         }
 
         void write(LogRecord record, int flussBucket) throws IOException {

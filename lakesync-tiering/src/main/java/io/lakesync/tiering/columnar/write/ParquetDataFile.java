@@ -159,6 +159,20 @@ final class ParquetDataFile {
         columns[businessFields + 1].write(record.logOffset(), 0, maxDefinitionLevels[businessFields + 1]);
         long timestamp = timestampMicros ? Math.multiplyExact(record.timestamp(), 1000L) : record.timestamp();
         columns[businessFields + 2].write(timestamp, 0, maxDefinitionLevels[businessFields + 2]);
+        endRow();
+    }
+
+    /** The column writer of column {@code column} of the schema, for a caller that writes rows itself. */
+    ColumnWriter column(int column) {
+        return columns[column];
+    }
+
+    int maxDefinitionLevel(int column) {
+        return maxDefinitionLevels[column];
+    }
+
+    /** Ends a row whose every column the caller has written through {@link #column}. */
+    void endRow() throws IOException {
         columnStore.endRecord();
         rows++;
         rowsInGroup++;
