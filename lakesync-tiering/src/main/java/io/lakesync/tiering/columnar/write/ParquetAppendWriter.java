@@ -99,7 +99,7 @@ public final class ParquetAppendWriter implements LakeWriter {
         ParquetSettings tableSettings = ParquetSettings.of(options, Set.of(offsetColumn));
         this.settings = tableSettings.withAllocator(
                 new PageBufferPool(2L * schema.getColumns().size() * tableSettings.properties().getPageSizeThreshold()));
-        this.codecs = new CodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
+        this.codecs = new PageCodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
         this.compressor = codecs.getCompressor(settings.codec());
         this.targetFileSize = options.targetFileSize(false);
         this.statsModes = StatsCollectorFactories.createStatsFactories(options.statsMode(), options, rowType.getFieldNames());

@@ -62,8 +62,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The columnar Parquet writer against Paimon's own row writer ({@link LakeTableWriter}), on real Paimon tables
  * on disk laid out as Fluss's tiering creates them: the same records (every type a Fluss log table holds, with
  * nulls, multi-byte strings, pre-1970 timestamps, decimals of all three widths) written in two commits through
- * each must read back identically through Paimon's reader, and the data files' metadata (row counts, sequence
- * numbers, statistics, schema id, file source, buckets) must be the same, file by file, rolling included.
+ * each must read back identically through Paimon's reader, the data files' metadata (row counts, sequence
+ * numbers, statistics, schema id, file source, buckets) must be the same, file by file, rolling included, and so
+ * must the files' Parquet layout (row groups, pages, encodings, dictionary pages, sizes), also for files of many
+ * pages and row groups with pages of nulls only. Paimon's side writes {@code __offset} without dictionary, by
+ * Paimon's per-column option, as the columnar write does by itself.
  */
 class ParquetAppendWriterTest {
 
