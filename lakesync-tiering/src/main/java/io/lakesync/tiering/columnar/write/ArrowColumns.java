@@ -1,6 +1,9 @@
 package io.lakesync.tiering.columnar.write;
 
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.ArrowBuf;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.BigIntVector;
@@ -19,15 +22,26 @@ import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
 
 /**
- * The business columns of the Arrow batch an {@link ArrowBatchRecord} lies in, read straight from the vectors'
- * buffers into Parquet column writers: numbers from the data buffer, strings and bytes as slices of the batch's
- * value bytes (copied out of Arrow once per batch into a buffer reused across batches and rounds), without the
- * row view's objects per value ({@code BinaryString}, byte arrays, boxed timestamps). Types without such a
- * reader here (decimals, timestamps, times, fixed-length binary) go through the row view and the column's
+ * The business columns of the Arrow batch an {@link ArrowBatchRecord} lies in, read into Parquet column writers
+ * from plain Java arrays: when it binds to a batch, each column's buffers (validity bits, fixed-width values,
+ * string offsets and bytes) are copied out of Arrow once, into arrays kept across batches and rounds, so the
+ * per-value reads are array reads instead of Arrow's bounds- and reference-checked buffer reads and vector
+ * calls, and no object is made per value but parquet-mr's {@code Binary} slice of a string. Types without such
+ * a reader here (decimals, timestamps, times, fixed-length binary) go through the row view and the column's
  * {@link ValueEncoder}, so every value is written as the row path writes it. Rebinds itself when the record
  * belongs to another batch. Not thread-safe.
  */
 final class ArrowColumns {
+
+    /** Arrow buffers are little-endian. */
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS =
+            MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle FLOATS =
+            MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle DOUBLES =
+            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Writes the value at {@code row} of a bound vector, known not to be null. */
     @FunctionalInterface
@@ -38,9 +52,12 @@ final class ArrowColumns {
     private final DataTypeRoot[] types;
     private final ValueEncoder[] rowEncoders;
     private final VectorValue[] values;
-    private final FieldVector[] vectors;
-    /** Per column, the batch's value bytes of a string or bytes column. */
-    private final byte[][] valueBytes;
+    /** Per column, the bound batch's validity bits, or null when the column has no null in the batch. */
+    private final byte[][] validity;
+    /** Per column, the arrays the batch's buffers are copied into (validity, values, offsets), reused. */
+    private final byte[][] validityBuffers;
+    private final byte[][] valueBuffers;
+    private final byte[][] offsetBuffers;
     private long batchId = -1;
     private int batchWidth;
     private int present;
@@ -53,8 +70,10 @@ final class ArrowColumns {
             types[i] = rowType.getTypeAt(i).getTypeRoot();
         }
         this.values = new VectorValue[rowEncoders.length];
-        this.vectors = new FieldVector[rowEncoders.length];
-        this.valueBytes = new byte[rowEncoders.length][];
+        this.validity = new byte[rowEncoders.length][];
+        this.validityBuffers = new byte[rowEncoders.length][];
+        this.valueBuffers = new byte[rowEncoders.length][];
+        this.offsetBuffers = new byte[rowEncoders.length][];
     }
 
     /** Binds to the record's batch, unless bound to it already. */
@@ -66,8 +85,11 @@ final class ArrowColumns {
         batchWidth = root.getFieldVectors().size();
         present = Math.min(batchWidth, values.length);
         for (int i = 0; i < present; i++) {
-            vectors[i] = root.getVector(i);
-            values[i] = bind(i, vectors[i]);
+            FieldVector vector = root.getVector(i);
+            validity[i] = vector.getNullCount() == 0
+                    ? null
+                    : copy(vector.getValidityBuffer(), (vector.getValueCount() + 7) / 8, validityBuffers, i);
+            values[i] = bind(i, vector);
         }
         batchId = record.batchId();
     }
@@ -83,7 +105,8 @@ final class ArrowColumns {
     }
 
     boolean isNull(int column, int row) {
-        return vectors[column].isNull(row);
+        byte[] bits = validity[column];
+        return bits != null && (bits[row >>> 3] & (1 << (row & 7))) == 0;
     }
 
     void write(int column, ArrowBatchRecord record, ColumnWriter out, int definitionLevel) {
@@ -91,50 +114,62 @@ final class ArrowColumns {
     }
 
     private VectorValue bind(int column, FieldVector vector) {
-        ArrowBuf data = vector.getDataBuffer();
+        int count = vector.getValueCount();
         switch (types[column]) {
             case CHAR, VARCHAR, BINARY, VARBINARY -> {
-                if (vector instanceof BaseVariableWidthVector variable) {
-                    byte[] bytes = batchBytes(column, variable);
+                if (vector instanceof BaseVariableWidthVector) {
+                    byte[] offsets = copy(vector.getOffsetBuffer(), (count + 1) * 4L, offsetBuffers, column);
+                    int length = count == 0 ? 0 : (int) INTS.get(offsets, count * 4);
+                    byte[] bytes = copy(vector.getDataBuffer(), length, valueBuffers, column);
                     return (record, row, out, dl) -> {
-                        int start = variable.getStartOffset(row);
-                        out.write(Binary.fromReusedByteArray(bytes, start, variable.getEndOffset(row) - start), 0, dl);
+                        int start = (int) INTS.get(offsets, row * 4);
+                        int end = (int) INTS.get(offsets, row * 4 + 4);
+                        out.write(Binary.fromReusedByteArray(bytes, start, end - start), 0, dl);
                     };
                 }
             }
             case BIGINT -> {
                 if (vector instanceof BigIntVector) {
-                    return (record, row, out, dl) -> out.write(data.getLong((long) row * Long.BYTES), 0, dl);
+                    byte[] data = copy(vector.getDataBuffer(), (long) count * Long.BYTES, valueBuffers, column);
+                    return (record, row, out, dl) -> out.write((long) LONGS.get(data, row * Long.BYTES), 0, dl);
                 }
             }
             case INTEGER, DATE -> {
                 if (vector instanceof IntVector || vector instanceof DateDayVector) {
-                    return (record, row, out, dl) -> out.write(data.getInt((long) row * Integer.BYTES), 0, dl);
+                    byte[] data = copy(vector.getDataBuffer(), (long) count * Integer.BYTES, valueBuffers, column);
+                    return (record, row, out, dl) -> out.write((int) INTS.get(data, row * Integer.BYTES), 0, dl);
                 }
             }
             case SMALLINT -> {
                 if (vector instanceof SmallIntVector) {
-                    return (record, row, out, dl) -> out.write((int) data.getShort((long) row * Short.BYTES), 0, dl);
+                    byte[] data = copy(vector.getDataBuffer(), (long) count * Short.BYTES, valueBuffers, column);
+                    return (record, row, out, dl) ->
+                            out.write((int) (short) SHORTS.get(data, row * Short.BYTES), 0, dl);
                 }
             }
             case TINYINT -> {
                 if (vector instanceof TinyIntVector) {
-                    return (record, row, out, dl) -> out.write((int) data.getByte(row), 0, dl);
+                    byte[] data = copy(vector.getDataBuffer(), count, valueBuffers, column);
+                    return (record, row, out, dl) -> out.write((int) data[row], 0, dl);
                 }
             }
             case BOOLEAN -> {
-                if (vector instanceof BitVector bits) {
-                    return (record, row, out, dl) -> out.write(bits.get(row) != 0, 0, dl);
+                if (vector instanceof BitVector) {
+                    byte[] bits = copy(vector.getDataBuffer(), (count + 7) / 8, valueBuffers, column);
+                    return (record, row, out, dl) -> out.write((bits[row >>> 3] & (1 << (row & 7))) != 0, 0, dl);
                 }
             }
             case FLOAT -> {
                 if (vector instanceof Float4Vector) {
-                    return (record, row, out, dl) -> out.write(data.getFloat((long) row * Float.BYTES), 0, dl);
+                    byte[] data = copy(vector.getDataBuffer(), (long) count * Float.BYTES, valueBuffers, column);
+                    return (record, row, out, dl) -> out.write((float) FLOATS.get(data, row * Float.BYTES), 0, dl);
                 }
             }
             case DOUBLE -> {
                 if (vector instanceof Float8Vector) {
-                    return (record, row, out, dl) -> out.write(data.getDouble((long) row * Double.BYTES), 0, dl);
+                    byte[] data = copy(vector.getDataBuffer(), (long) count * Double.BYTES, valueBuffers, column);
+                    return (record, row, out, dl) ->
+                            out.write((double) DOUBLES.get(data, row * Double.BYTES), 0, dl);
                 }
             }
             default -> { }
@@ -143,15 +178,15 @@ final class ArrowColumns {
         return (record, row, out, dl) -> encoder.write(record.getRow(), column, out, dl);
     }
 
-    /** The column's value bytes of this batch, in a buffer kept for the column's next batches. */
-    private byte[] batchBytes(int column, BaseVariableWidthVector vector) {
-        int length = vector.getValueCount() == 0 ? 0 : vector.getEndOffset(vector.getValueCount() - 1);
-        byte[] bytes = valueBytes[column];
-        if (bytes == null || bytes.length < length) {
-            bytes = new byte[Math.max(length, bytes == null ? 0 : bytes.length * 2)];
-            valueBytes[column] = bytes;
+    /** The first {@code length} bytes of {@code buffer}, in the column's array of {@code arrays}, grown if needed. */
+    private static byte[] copy(ArrowBuf buffer, long length, byte[][] arrays, int column) {
+        int size = Math.toIntExact(length);
+        byte[] array = arrays[column];
+        if (array == null || array.length < size) {
+            array = new byte[Math.max(size, array == null ? 0 : array.length * 2)];
+            arrays[column] = array;
         }
-        vector.getDataBuffer().getBytes(0, bytes, 0, length);
-        return bytes;
+        buffer.getBytes(0, array, 0, size);
+        return array;
     }
 }

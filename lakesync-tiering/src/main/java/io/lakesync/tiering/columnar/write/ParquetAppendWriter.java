@@ -5,6 +5,7 @@ import io.lakesync.tiering.lake.LakeWriter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
@@ -41,7 +42,10 @@ import org.apache.paimon.utils.StatsCollectorFactories;
  * {@code target-file-size}, sequence numbers as {@code AppendOnlyWriter} assigns them (from 0 per round in a
  * bucket-unaware table, after the bucket's newest file otherwise), statistics per {@code metadata.stats-mode},
  * the schema id, file source APPEND. The files are committed through the same commit messages as the row
- * writer's. Closing the writer deletes every file it has not handed over in {@link #complete()}.
+ * writer's. Closing the writer deletes every file it has not handed over in {@link #complete()}. One encoding
+ * differs from Paimon's defaults, as Paimon's own per-column option would make it: {@code __offset}, unique in
+ * every file, has no dictionary ({@code parquet.enable.dictionary#__offset = false}) unless the table sets a
+ * dictionary option itself.
  *
  * <p>Which tables it serves: {@link #unsupportedReason}; any other table keeps Paimon's row writer.
  */
@@ -78,8 +82,12 @@ public final class ParquetAppendWriter implements LakeWriter {
         this.arrowColumns = new ArrowColumns(rowType, encoders);
         this.timestampMicros = DataTypeChecks.getPrecision(rowType.getTypeAt(rowType.getFieldCount() - 1)) > 3;
         CoreOptions options = table.coreOptions();
-        this.settings = ParquetSettings.of(options);
-        this.codecs = new CodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
+        // __offset is unique in every file of a log table; the page buffers are reused from page to page.
+        String offsetColumn = rowType.getFieldNames().get(rowType.getFieldCount() - 2);
+        ParquetSettings tableSettings = ParquetSettings.of(options, Set.of(offsetColumn));
+        this.settings = tableSettings.withAllocator(
+                new PageBufferPool(2L * schema.getColumns().size() * tableSettings.properties().getPageSizeThreshold()));
+        this.codecs = new PageCodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
         this.compressor = codecs.getCompressor(settings.codec());
         this.targetFileSize = options.targetFileSize(false);
         this.statsModes = StatsCollectorFactories.createStatsFactories(options.statsMode(), options, rowType.getFieldNames());

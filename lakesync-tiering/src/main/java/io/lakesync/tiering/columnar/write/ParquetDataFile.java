@@ -189,17 +189,21 @@ final class ParquetDataFile {
         columns[column].writeNull(0, maxDefinitionLevels[column] - 1);
     }
 
-    /** Flushes the row group once it is large enough; otherwise schedules the next check by the average row size. */
+    /**
+     * Flushes the row group once it is within about two rows of the row-group size; otherwise schedules the next
+     * check halfway to the size by the average row size. The same rule and arithmetic as parquet-mr's record
+     * writer, so the row groups end where Paimon's writer ends them.
+     */
     private void checkRowGroupSize() throws IOException {
         long buffered = columnStore.getBufferedSize();
-        if (buffered > settings.rowGroupSize()) {
+        long rowSize = buffered / rowsInGroup;
+        if (buffered > settings.rowGroupSize() - 2 * rowSize) {
             flushRowGroup();
             startRowGroup();
             return;
         }
-        long rowsToFill = settings.rowGroupSize() / Math.max(1, buffered / rowsInGroup);
         nextGroupCheck = Math.min(
-                Math.max(MIN_ROWS_BETWEEN_CHECKS, (rowsInGroup + rowsToFill) / 2),
+                Math.max(MIN_ROWS_BETWEEN_CHECKS, (rowsInGroup + (long) (settings.rowGroupSize() / (float) rowSize)) / 2),
                 rowsInGroup + MAX_ROWS_BETWEEN_CHECKS);
     }
 

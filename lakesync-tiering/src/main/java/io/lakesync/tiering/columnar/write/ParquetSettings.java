@@ -2,10 +2,12 @@ package io.lakesync.tiering.columnar.write;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.options.MemorySize;
+import org.apache.paimon.shade.org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetOutputFormat;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetWriter;
@@ -41,6 +43,17 @@ record ParquetSettings(
     }
 
     static ParquetSettings of(CoreOptions options) {
+        return of(options, Set.of());
+    }
+
+    /**
+     * The settings of {@link #of(CoreOptions)} with dictionary encoding off for {@code uniqueColumns}, columns
+     * whose values are unique in every file, unless the table sets a dictionary option itself: the same as
+     * Paimon's writer with the per-column option {@code parquet.enable.dictionary#<column> = false}. A dictionary
+     * cannot pay off there: parquet-mr hashes every value until the dictionary is full, then falls back to plain
+     * encoding and re-encodes the page.
+     */
+    static ParquetSettings of(CoreOptions options, Set<String> uniqueColumns) {
         Map<String, String> format = new HashMap<>();
         options.toMap().forEach((key, value) -> {
             if (key.startsWith("parquet.")) {
@@ -54,7 +67,7 @@ record ParquetSettings(
         }
         Configuration conf = new Configuration(false);
         format.forEach(conf::set);
-        ParquetProperties properties = ParquetProperties.builder()
+        ParquetProperties.Builder properties = ParquetProperties.builder()
                 .withPageSize(conf.getInt(ParquetOutputFormat.PAGE_SIZE, ParquetWriter.DEFAULT_PAGE_SIZE))
                 .withPageRowCountLimit(conf.getInt(
                         ParquetOutputFormat.PAGE_ROW_COUNT_LIMIT, ParquetProperties.DEFAULT_PAGE_ROW_COUNT_LIMIT))
@@ -63,14 +76,30 @@ record ParquetSettings(
                 .withDictionaryEncoding(conf.getBoolean(
                         ParquetOutputFormat.ENABLE_DICTIONARY, ParquetProperties.DEFAULT_IS_DICTIONARY_ENABLED))
                 .withWriterVersion(ParquetProperties.WriterVersion.fromString(conf.get(
-                        ParquetOutputFormat.WRITER_VERSION, ParquetProperties.DEFAULT_WRITER_VERSION.toString())))
-                .build();
+                        ParquetOutputFormat.WRITER_VERSION, ParquetProperties.DEFAULT_WRITER_VERSION.toString())));
+        if (conf.get(ParquetOutputFormat.ENABLE_DICTIONARY) == null) {
+            for (String column : uniqueColumns) {
+                if (conf.get(ParquetOutputFormat.ENABLE_DICTIONARY + "#" + column) == null) {
+                    properties.withDictionaryEncoding(column, false);
+                }
+            }
+        }
         String compression = conf.get("parquet.compression", options.fileCompression());
         return new ParquetSettings(
                 conf,
-                properties,
+                properties.build(),
                 CompressionCodecName.fromConf(compression),
                 conf.getLong(ParquetOutputFormat.BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE),
                 conf.getInt(ParquetOutputFormat.MAX_PADDING_BYTES, ParquetWriter.MAX_PADDING_SIZE_DEFAULT));
+    }
+
+    /** These settings with parquet-mr's page buffers taken from {@code allocator} (see {@link PageBufferPool}). */
+    ParquetSettings withAllocator(ByteBufferAllocator allocator) {
+        return new ParquetSettings(
+                hadoopConf,
+                ParquetProperties.copy(properties).withAllocator(allocator).build(),
+                codec,
+                rowGroupSize,
+                maxPaddingSize);
     }
 }

@@ -13,8 +13,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
@@ -27,12 +30,21 @@ import org.apache.fluss.row.TimestampLtz;
 import org.apache.fluss.row.TimestampNtz;
 import org.apache.fluss.types.RowType;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.format.parquet.ParquetUtil;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.shade.org.apache.parquet.column.ColumnDescriptor;
+import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.paimon.shade.org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.paimon.shade.org.apache.parquet.schema.Types;
 import org.apache.paimon.stats.SimpleStats;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
@@ -50,8 +62,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The columnar Parquet writer against Paimon's own row writer ({@link LakeTableWriter}), on real Paimon tables
  * on disk laid out as Fluss's tiering creates them: the same records (every type a Fluss log table holds, with
  * nulls, multi-byte strings, pre-1970 timestamps, decimals of all three widths) written in two commits through
- * each must read back identically through Paimon's reader, and the data files' metadata (row counts, sequence
- * numbers, statistics, schema id, file source, buckets) must be the same, file by file, rolling included.
+ * each must read back identically through Paimon's reader, the data files' metadata (row counts, sequence
+ * numbers, statistics, schema id, file source, buckets) must be the same, file by file, rolling included, and so
+ * must the files' Parquet layout (row groups, pages, encodings, dictionary pages, sizes), also for files of many
+ * pages and row groups with pages of nulls only. Paimon's side writes {@code __offset} without dictionary, by
+ * Paimon's per-column option, as the columnar write does by itself.
  */
 class ParquetAppendWriterTest {
 
@@ -62,11 +77,23 @@ class ParquetAppendWriterTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "buckets {0}, target file size {1}")
-    @CsvSource({"2, 128mb", "-1, 128mb", "2, 1kb"})
-    void writesWhatPaimonsRowWriterWrites(int buckets, String targetFileSize) throws Exception {
-        Map<String, String> options = Map.of("target-file-size", targetFileSize);
-        FileStoreTable rows = table("rows", buckets, options);
+    @ParameterizedTest(name = "buckets {0}, target file size {1}, page size {2}, row group size {3}")
+    @CsvSource({
+        "2, 128mb, 1048576, 128mb",
+        "-1, 128mb, 1048576, 128mb",
+        "2, 1kb, 1048576, 128mb",
+        "2, 128mb, 1024, 32kb" // many pages (all-null ones among them) and row groups per file
+    })
+    void writesWhatPaimonsRowWriterWrites(int buckets, String targetFileSize, int pageSize, String rowGroupSize)
+            throws Exception {
+        Map<String, String> options = Map.of(
+                "target-file-size", targetFileSize,
+                "parquet.page.size", String.valueOf(pageSize),
+                "file.block-size", rowGroupSize);
+        // Paimon's writer with the per-column option the columnar write applies to __offset by itself.
+        Map<String, String> rowOptions = new HashMap<>(options);
+        rowOptions.put("parquet.enable.dictionary#__offset", "false");
+        FileStoreTable rows = table("rows", buckets, rowOptions);
         FileStoreTable columns = table("columns", buckets, options);
         FileStoreTable arrow = table("arrow", buckets, options);
         for (int round = 0; round < 2; round++) {
@@ -86,12 +113,35 @@ class ParquetAppendWriterTest {
             assertThat(columnFiles.size()).as("files rolled at the target size").isGreaterThan(2 * 2);
         }
         for (ManifestEntry entry : columns.store().newScan().plan().files()) {
-            Path file = Path.of(columns.store().pathFactory()
-                    .createDataFilePathFactory(entry.partition(), entry.bucket())
-                    .toPath(entry.file())
-                    .toUri());
+            Path file = dataFile(columns, entry);
             assertThat(Files.size(file)).as("recorded file size").isEqualTo(entry.file().fileSize());
         }
+        assertThat(layout(arrow)).as("pages, row groups and encodings").isEqualTo(layout(rows));
+        if (pageSize == 1024) {
+            assertThat(layout(arrow)).allSatisfy(file -> assertThat(file).hasSizeGreaterThan(2));
+        }
+    }
+
+    @Test
+    void theOffsetColumnHasNoDictionaryUnlessTheTableSetsOne() {
+        ColumnDescriptor offset = column("__offset");
+        ColumnDescriptor string = column("s");
+        ParquetProperties defaults = settings(Map.of()).properties();
+        assertThat(defaults.isDictionaryEnabled(offset)).isFalse();
+        assertThat(defaults.isDictionaryEnabled(string)).isTrue();
+        assertThat(settings(Map.of("parquet.enable.dictionary", "true")).properties().isDictionaryEnabled(offset))
+                .as("the table's own dictionary option")
+                .isTrue();
+        assertThat(settings(Map.of("parquet.enable.dictionary", "false")).properties().isDictionaryEnabled(string))
+                .isFalse();
+    }
+
+    private static ParquetSettings settings(Map<String, String> tableOptions) {
+        return ParquetSettings.of(CoreOptions.fromMap(tableOptions), Set.of("__offset"));
+    }
+
+    private static ColumnDescriptor column(String name) {
+        return new ColumnDescriptor(new String[] {name}, Types.optional(PrimitiveTypeName.INT64).named(name), 0, 1);
     }
 
     @Test
@@ -139,7 +189,7 @@ class ParquetAppendWriterTest {
 
     private static final String[] FIELDS = {
         "id", "s", "c", "b", "bin", "flag", "t", "sm", "i", "f", "d", "dec_small", "dec_long", "dec_wide",
-        "day", "tm", "ts3", "ts6", "ltz3", "ltz6"
+        "day", "tm", "ts3", "ts6", "ltz3", "ltz6", "sparse"
     };
 
     private static final DataType[] TYPES = {
@@ -147,7 +197,7 @@ class ParquetAppendWriterTest {
         DataTypes.BOOLEAN(), DataTypes.TINYINT(), DataTypes.SMALLINT(), DataTypes.INT(), DataTypes.FLOAT(),
         DataTypes.DOUBLE(), DataTypes.DECIMAL(5, 2), DataTypes.DECIMAL(18, 4), DataTypes.DECIMAL(30, 6),
         DataTypes.DATE(), DataTypes.TIME(), DataTypes.TIMESTAMP(3), DataTypes.TIMESTAMP(6),
-        DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)
+        DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3), DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6), DataTypes.STRING()
     };
 
     private FileStoreTable table(String name, int buckets, Map<String, String> options) throws Exception {
@@ -207,7 +257,9 @@ class ParquetAppendWriterTest {
                     nulls ? null : TimestampNtz.fromMillis(sign * n * 86_400_123L),
                     nulls ? null : TimestampNtz.fromMillis(sign * n * 3_600_001L, subMillisNanos),
                     nulls ? null : TimestampLtz.fromEpochMillis(1_700_000_000_000L + sign * n),
-                    nulls ? null : TimestampLtz.fromEpochMillis(sign * n * 60_000L, subMillisNanos));
+                    nulls ? null : TimestampLtz.fromEpochMillis(sign * n * 60_000L, subMillisNanos),
+                    // Null in every other run of 500 records (whole pages of nulls), else a few repeated values.
+                    n / 500 % 2 == 0 ? null : BinaryString.fromString("v" + n % 7));
             records.add(new GenericRecord(n, 1_700_000_000_000L + n, ChangeType.APPEND_ONLY, row));
         }
         return records;
@@ -283,7 +335,8 @@ class ParquetAppendWriterTest {
                 org.apache.fluss.types.DataTypes.DECIMAL(18, 4), org.apache.fluss.types.DataTypes.DECIMAL(30, 6),
                 org.apache.fluss.types.DataTypes.DATE(), org.apache.fluss.types.DataTypes.TIME(),
                 org.apache.fluss.types.DataTypes.TIMESTAMP(3), org.apache.fluss.types.DataTypes.TIMESTAMP(6),
-                org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(3), org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(6));
+                org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(3), org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(6),
+                org.apache.fluss.types.DataTypes.STRING());
     }
 
     private static List<List<Object>> read(FileStoreTable table) throws Exception {
@@ -337,6 +390,62 @@ class ParquetAppendWriterTest {
 
     private static String render(Object value) {
         return value instanceof byte[] bytes ? Arrays.toString(bytes) : String.valueOf(value);
+    }
+
+    private static Path dataFile(FileStoreTable table, ManifestEntry entry) {
+        return Path.of(table.store().pathFactory()
+                .createDataFilePathFactory(entry.partition(), entry.bucket())
+                .toPath(entry.file())
+                .toUri());
+    }
+
+    private static ParquetFileReader footer(FileStoreTable table, ManifestEntry entry) throws Exception {
+        org.apache.paimon.fs.Path path = table.store().pathFactory()
+                .createDataFilePathFactory(entry.partition(), entry.bucket())
+                .toPath(entry.file());
+        return ParquetUtil.getParquetReader(table.fileIO(), path, entry.file().fileSize());
+    }
+
+    /**
+     * Per data file (in bucket and sequence order), per row group: its row count and, per column chunk, its
+     * encodings, whether it has a dictionary page, its value count, sizes and number of pages.
+     */
+    private static List<List<String>> layout(FileStoreTable table) throws Exception {
+        List<ManifestEntry> entries = new ArrayList<>(table.store().newScan().plan().files());
+        entries.sort(Comparator.comparingInt(ManifestEntry::bucket)
+                .thenComparingLong(e -> e.file().minSequenceNumber()));
+        List<List<String>> files = new ArrayList<>();
+        for (ManifestEntry entry : entries) {
+            List<String> groups = new ArrayList<>();
+            try (ParquetFileReader reader = footer(table, entry)) {
+                for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                    StringBuilder group = new StringBuilder("rows " + block.getRowCount());
+                    for (ColumnChunkMetaData chunk : block.getColumns()) {
+                        group.append("; ").append(chunk.getPath().toDotString())
+                                .append(' ').append(new TreeSet<>(chunk.getEncodings()))
+                                .append(" dictionary ").append(chunk.hasDictionaryPage())
+                                .append(" values ").append(chunk.getValueCount())
+                                .append(" bytes ").append(chunk.getTotalUncompressedSize())
+                                .append('/').append(chunk.getTotalSize());
+                    }
+                    groups.add(group.toString());
+                }
+                for (int g = 0; g < reader.getRowGroups().size(); g++) {
+                    groups.add("pages " + pageCounts(reader, g));
+                }
+            }
+            files.add(groups);
+        }
+        return files;
+    }
+
+    /** Per column of the row group, its number of data pages (from the offset index). */
+    private static List<Integer> pageCounts(ParquetFileReader reader, int rowGroup) throws Exception {
+        List<Integer> pages = new ArrayList<>();
+        for (ColumnChunkMetaData chunk : reader.getRowGroups().get(rowGroup).getColumns()) {
+            pages.add(reader.readOffsetIndex(chunk).getPageCount());
+        }
+        return pages;
     }
 
     private static List<Path> dataFiles(FileStoreTable table) throws Exception {
