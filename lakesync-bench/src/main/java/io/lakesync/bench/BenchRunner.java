@@ -104,7 +104,7 @@ public final class BenchRunner {
         return switch (s.scenario()) {
             case STEADY -> new SteadyScenario(s.tables(), s.buckets(), s.freshness(), s.rate(), s.duration(), s.warmUp(), s.seed(),
                     cluster, progress);
-            default -> new BackfillScenario(backfillShape(), cluster, progress);
+            case BACKFILL_LOG, BACKFILL_PK, MANY_TABLES -> new BackfillScenario(backfillShape(), cluster, progress);
         };
     }
 
@@ -252,8 +252,8 @@ public final class BenchRunner {
                 toDrop.addAll(warmUp.tables());
                 args.putWarmUp(warmUp.tables(), read ? Map.of() : warmUp.spec().toArgs());
             }
-            for (TablePath table : read ? List.<TablePath>of() : toDrop) {
-                scratches.add(LakeTables.scratchOf(table));
+            if (!read) {
+                toDrop.forEach(table -> scratches.add(LakeTables.scratchOf(table)));
             }
             try (ChildJvm child = ChildJvm.launch(args, settings.heap(), logs.resolve(tag + ".log"))) {
                 long launched = System.nanoTime();
@@ -292,8 +292,8 @@ public final class BenchRunner {
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
                 long files = 0;
-                for (TablePath scratch : scratches.subList(0, read ? 0 : workload.tables().size())) {
-                    files += cluster.lake().countFiles(scratch);
+                for (TablePath table : read ? List.<TablePath>of() : workload.tables()) {
+                    files += cluster.lake().countFiles(LakeTables.scratchOf(table));
                 }
                 return new RunResult(contender.label(), run, note == null, note, workload.rows(),
                         workload.logicalBytes(), wall, startup, seconds(cpu), peakRss, peakHeap(stats), files,
