@@ -49,12 +49,14 @@ class MarkdownReportTest {
 
     @Test
     void jsonHoldsTheSameFigures() throws Exception {
-        BenchReport report = report(List.of(run("A", 1, 10, 20), run("A", 2, 12, 20)), "A");
+        BenchReport report = report(List.of(run("A", 1, 10, 20), warm("A", 2, 12, 20, 30)), "A");
         Path file = dir.resolve("nested/out.json");
         JsonReport.write(report, file);
         BenchReport read = JsonReport.read(file);
         assertThat(read.contenders().get(0).medianWallSeconds()).isEqualTo(11.0);
         assertThat(read.contenders().get(0).runResults()).hasSize(2);
+        assertThat(read.contenders().get(0).runResults().get(1).warmUp()).isEqualTo(new RunResult.WarmUp(4.0, 30.0));
+        assertThat(read.contenders().get(0).warmUpCpuSeconds()).isEqualTo(30.0);
         assertThat(read.settings()).containsEntry("rows", 1_000_000);
     }
 }
