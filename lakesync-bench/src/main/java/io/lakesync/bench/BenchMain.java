@@ -48,7 +48,8 @@ public final class BenchMain implements Callable<Integer> {
     Integer buckets;
 
     @Option(names = "--freshness", description = "Table freshness 'table.datalake.freshness'. Defaults: 10min "
-            + "(backfill-log, many-tables: no round is force-finished mid-backfill), 5s (backfill-pk), 30s (steady).")
+            + "(backfill-log, many-tables: no round is force-finished mid-backfill; 1min with --warm), 5s "
+            + "(backfill-pk), 30s (steady).")
     String freshness;
 
     @Option(names = "--tables", description = "Tables of steady (default 4) and many-tables (default 200).")
@@ -63,6 +64,20 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--warm-up", defaultValue = "0s",
             description = "steady: lag samples of this first part of --duration are not counted (default 0s).")
     String warmUp;
+
+    @Option(names = "--warm", description = "Warm mode (backfill-log, backfill-pk, many-tables): each contender first "
+            + "syncs a warm-up workload of the same shape in the same JVM, then the timed one is queued; wall, CPU "
+            + "and lag count from then. Start-up and warm-up CPU are reported apart. Default: cold (the timed "
+            + "workload is a fresh JVM's first).")
+    boolean warm;
+
+    @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table. Defaults: "
+            + "min(--rows, 500000) (backfills), --rows (many-tables).")
+    Long warmRows;
+
+    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 1 (backfills), "
+            + "min(--tables, 50) (many-tables).")
+    Integer warmTables;
 
     @Option(names = "--timeout", defaultValue = "10min",
             description = "Per run: time a contender gets to sync before it counts as DNF (default 10min).")
@@ -109,17 +124,26 @@ public final class BenchMain implements Callable<Integer> {
 
     BenchSettings settings() {
         ScenarioKind kind = ScenarioKind.fromLabel(scenario);
+        long rowCount = rows != null ? rows : kind.defaultRows();
+        int tableCount = tables != null ? tables : kind.defaultTables();
+        if (!warm && (warmRows != null || warmTables != null)) {
+            throw new IllegalArgumentException("--warm-rows and --warm-tables apply with --warm only.");
+        }
+        BenchSettings.Warm warmUpSize = warm ? new BenchSettings.Warm(
+                warmRows != null ? warmRows : kind.defaultWarmRows(rowCount),
+                warmTables != null ? warmTables : kind.defaultWarmTables(tableCount)) : null;
         return new BenchSettings(
                 kind,
-                rows != null ? rows : kind.defaultRows(),
+                rowCount,
                 runs,
                 contenders.stream().map(Contender::fromLabel).toList(),
                 buckets != null ? buckets : kind.defaultBuckets(),
-                freshness != null ? Cli.duration(freshness, "--freshness") : kind.defaultFreshness(),
-                tables != null ? tables : kind.defaultTables(),
+                freshness != null ? Cli.duration(freshness, "--freshness") : kind.defaultFreshness(warm),
+                tableCount,
                 rate,
                 Cli.duration(duration, "--duration"),
                 Cli.duration(warmUp, "--warm-up"),
+                warmUpSize,
                 Cli.duration(timeout, "--timeout"),
                 heap,
                 seed,

@@ -36,6 +36,14 @@ import org.apache.fluss.metadata.TablePath;
  * CPU is read) → tiering: until the coordinator's lake offsets equal the Fluss end offsets of every bucket;
  * bound: until DONE → CPU and peak RSS read, contender stopped (peak heap) → files counted, lake rows checked
  * → tables dropped.
+ *
+ * <p>Warm mode ({@code --warm}) puts a warm-up between READY and the clock:
+ * <pre>
+ *   tiering: warm-up tables queued, timed tables parked ─► start ─► READY ─► warm-up synced ─► warm-up lake rows
+ *            checked, its tables dropped ─► timed tables released (queued) ─► clock starts … synced
+ *   bound:   warm-up and timed tables prepared ─► start ─► READY ─► its warm-up run ─► WARMED: clock starts … DONE
+ * </pre>
+ * CPU is read at READY (start-up), when the clock starts (start-up + warm-up) and at the end (timed window).
  */
 public final class BenchRunner {
 
@@ -59,6 +67,7 @@ public final class BenchRunner {
         Map<String, String> descriptions = new LinkedHashMap<>();
         try (BenchCluster cluster = BenchCluster.start(dataDir.resolve("cluster"), settings.kvSnapshotInterval())) {
             Scenario scenario = scenario(cluster);
+            Scenario warmUpScenario = warmUpScenario(cluster);
             List<Contender> contenders = new ArrayList<>();
             for (Contender c : settings.contenders()) {
                 if (c.tiering() || scenario.hasBounds()) {
@@ -74,8 +83,8 @@ public final class BenchRunner {
                     String tag = "r" + run + "_" + contender.label().toLowerCase().replace('-', '_');
                     progress.accept(String.format("[run %d/%d] %s: preparing", run, settings.runs(), contender.label()));
                     RunResult result = contender.tiering()
-                            ? runTiering(cluster, scenario, contender, run, tag, dataDir, logs)
-                            : runBound(cluster, scenario, contender, run, tag, dataDir, logs);
+                            ? runTiering(cluster, scenario, warmUpScenario, contender, run, tag, dataDir, logs)
+                            : runBound(cluster, scenario, warmUpScenario, contender, run, tag, dataDir, logs);
                     progress.accept(String.format("[run %d/%d] %s: %s", run, settings.runs(), contender.label(),
                             describe(result)));
                     results.add(result);
@@ -93,22 +102,47 @@ public final class BenchRunner {
     private Scenario scenario(BenchCluster cluster) {
         BenchSettings s = settings;
         return switch (s.scenario()) {
-            case BACKFILL_LOG -> new BackfillScenario(
-                    BackfillScenario.Shape.log(s.rows(), s.buckets(), s.freshness(), s.seed()), cluster, progress);
-            case BACKFILL_PK -> new BackfillScenario(BackfillScenario.Shape.primaryKey(s.rows(), s.buckets(),
-                    s.freshness(), s.seed(), s.pkBaseFraction(), s.kvSnapshotInterval()), cluster, progress);
-            case MANY_TABLES -> new BackfillScenario(BackfillScenario.Shape.manyTables(
-                    s.tables(), s.rows(), s.buckets(), s.freshness(), s.seed()), cluster, progress);
             case STEADY -> new SteadyScenario(s.tables(), s.buckets(), s.freshness(), s.rate(), s.duration(), s.warmUp(), s.seed(),
                     cluster, progress);
+            case BACKFILL_LOG, BACKFILL_PK, MANY_TABLES -> new BackfillScenario(backfillShape(), cluster, progress);
         };
     }
 
-    private RunResult runTiering(
-            BenchCluster cluster, Scenario scenario, Contender contender, int run, String tag, Path dataDir, Path logs)
-            throws Exception {
-        Workload workload = scenario.prepare(tag, true);
+    private BackfillScenario.Shape backfillShape() {
+        BenchSettings s = settings;
+        return switch (s.scenario()) {
+            case BACKFILL_LOG -> BackfillScenario.Shape.log(s.rows(), s.buckets(), s.freshness(), s.seed());
+            case BACKFILL_PK -> BackfillScenario.Shape.primaryKey(s.rows(), s.buckets(), s.freshness(), s.seed(),
+                    s.pkBaseFraction(), s.kvSnapshotInterval());
+            case MANY_TABLES -> BackfillScenario.Shape.manyTables(
+                    s.tables(), s.rows(), s.buckets(), s.freshness(), s.seed());
+            case STEADY -> throw new IllegalStateException("steady is not a backfill");
+        };
+    }
+
+    /** Warm mode: the warm-up workload's scenario (the timed one's shape at the warm-up size); else null. */
+    private Scenario warmUpScenario(BenchCluster cluster) {
+        BenchSettings.Warm warm = settings.warm();
+        return warm == null ? null : new BackfillScenario(
+                backfillShape().warmUp(warm.rowsPerTable(), warm.tables()), cluster, progress);
+    }
+
+    /**
+     * A tiering contender's run. Warm mode: the warm-up tables are queued and the timed ones parked before the
+     * contender starts; after READY it syncs the warm-up (lake rows checked, tables dropped), then the timed tables
+     * are released and the timed window starts.
+     */
+    private RunResult runTiering(BenchCluster cluster, Scenario scenario, Scenario warmUpScenario,
+            Contender contender, int run, String tag, Path dataDir, Path logs) throws Exception {
+        List<TablePath> toDrop = new ArrayList<>();
         try {
+            Workload warmUp = null;
+            if (warmUpScenario != null) {
+                warmUp = warmUpScenario.prepare(tag, true, false);
+                toDrop.addAll(warmUp.tables());
+            }
+            Workload workload = scenario.prepare(tag, true, warmUp != null);
+            toDrop.addAll(workload.tables());
             ChildArgs args = ChildArgs.forContender(cluster, contender, dataDir.resolve("work").resolve(tag));
             try (ChildJvm child = ChildJvm.launch(args, settings.heap(), logs.resolve(tag + ".log"))) {
                 long launched = System.nanoTime();
@@ -119,10 +153,18 @@ public final class BenchRunner {
                     return RunResult.notStarted(contender.label(), run, workload.rows(), workload.logicalBytes(),
                             "did not start: " + e.getMessage());
                 }
-                double startup = (System.nanoTime() - launched) / 1e9;
-                progress.accept(String.format("  %s ready after %.1f s; timing", contender.label(), startup));
+                long ready = System.nanoTime();
+                double startup = (ready - launched) / 1e9;
+                Duration startupCpu = child.cpu();
+                progress.accept(String.format("  %s ready after %.1f s; %s", contender.label(), startup,
+                        warmUp == null ? "timing" : "warming up"));
+                String warmUpFailure = warmUp == null ? null : warmUp(cluster, warmUp, workload, child, toDrop);
+                RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
+                        (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
                 Duration cpuBefore = child.cpu();
-                Outcome outcome = workload.drive(child, settings.timeout());
+                Outcome outcome = warmUpFailure != null
+                        ? new Outcome(false, 0, warmUpFailure, null)
+                        : workload.drive(child, settings.timeout());
                 Duration cpu = child.cpu().minus(cpuBefore);
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
@@ -133,50 +175,111 @@ public final class BenchRunner {
                 Long lakeRows = null;
                 Long expected = null;
                 if (outcome.finished() && !workload.expectedLakeRows().isEmpty()) {
-                    lakeRows = 0L;
-                    expected = 0L;
-                    for (Map.Entry<TablePath, Long> e : workload.expectedLakeRows().entrySet()) {
-                        lakeRows += cluster.lake().countRows(e.getKey());
-                        expected += e.getValue();
-                    }
+                    lakeRows = lakeRows(cluster, workload);
+                    expected = workload.expectedLakeRows().values().stream().mapToLong(Long::longValue).sum();
                 }
                 return new RunResult(contender.label(), run, outcome.finished(), outcome.note(), workload.rows(),
-                        workload.logicalBytes(), outcome.wallSeconds(), startup, cpu.toNanos() / 1e9, peakRss,
-                        peakHeap(stats), files, lakeRows, expected, outcome.lag());
+                        workload.logicalBytes(), outcome.wallSeconds(), startup, seconds(cpu), peakRss,
+                        peakHeap(stats), files, lakeRows, expected, outcome.lag(), seconds(startupCpu),
+                        warmUpFigures);
             }
         } finally {
-            for (TablePath table : workload.tables()) {
+            for (TablePath table : toDrop) {
                 cluster.drop(table);
             }
         }
     }
 
-    private RunResult runBound(
-            BenchCluster cluster, Scenario scenario, Contender contender, int run, String tag, Path dataDir, Path logs)
+    /**
+     * Syncs the warm-up, checks its lake rows, drops its tables (so that no round of them falls into the timed
+     * window), makes sure no timed table was tiered yet, and releases the timed tables. Returns why the run cannot
+     * go on, or null.
+     */
+    private String warmUp(BenchCluster cluster, Workload warmUp, Workload timed, ChildJvm child, List<TablePath> toDrop)
             throws Exception {
+        Outcome outcome = warmUp.drive(child, settings.timeout());
+        if (!outcome.finished()) {
+            return "warm-up: " + outcome.note();
+        }
+        long lakeRows = lakeRows(cluster, warmUp);
+        long expected = warmUp.expectedLakeRows().values().stream().mapToLong(Long::longValue).sum();
+        if (lakeRows != expected) {
+            return String.format("warm-up: lake rows %,d but expected %,d", lakeRows, expected);
+        }
+        for (TablePath table : warmUp.tables()) {
+            cluster.drop(table);
+            toDrop.remove(table);
+        }
+        for (TablePath table : timed.tables()) {
+            if (!cluster.lakeOffsets(table).get().isEmpty()) {
+                return "warm-up: timed table " + table + " was tiered before it was released";
+            }
+        }
+        progress.accept(String.format("  warm-up synced in %.1f s, %,d lake rows ok; releasing the timed tables",
+                outcome.wallSeconds(), lakeRows));
+        timed.release();
+        return null;
+    }
+
+    private static long lakeRows(BenchCluster cluster, Workload workload) throws Exception {
+        long rows = 0;
+        for (TablePath table : workload.expectedLakeRows().keySet()) {
+            rows += cluster.lake().countRows(table);
+        }
+        return rows;
+    }
+
+    /**
+     * A bound's run. Warm mode: the bound first runs over warm-up tables in its JVM (READY → WARMED), then over the
+     * timed ones (WARMED → DONE).
+     */
+    private RunResult runBound(BenchCluster cluster, Scenario scenario, Scenario warmUpScenario,
+            Contender contender, int run, String tag, Path dataDir, Path logs) throws Exception {
         boolean read = contender == Contender.READ_BOUND;
-        Workload workload = scenario.prepare(tag, read);
-        List<TablePath> scratches = read ? List.of() : workload.tables().stream().map(LakeTables::scratchOf).toList();
+        List<TablePath> toDrop = new ArrayList<>();
+        List<TablePath> scratches = new ArrayList<>();
         try {
+            Workload workload = scenario.prepare(tag, read, false);
+            toDrop.addAll(workload.tables());
             ChildArgs args = ChildArgs.forContender(cluster, contender, dataDir.resolve("work").resolve(tag));
             args.values().put(ChildArgs.TABLES, ChildArgs.tableList(workload.tables()));
             if (!read) {
                 args.values().putAll(workload.spec().toArgs());
             }
+            Workload warmUp = null;
+            if (warmUpScenario != null) {
+                warmUp = warmUpScenario.prepare(tag, read, false);
+                toDrop.addAll(warmUp.tables());
+                args.putWarmUp(warmUp.tables(), read ? Map.of() : warmUp.spec().toArgs());
+            }
+            if (!read) {
+                toDrop.forEach(table -> scratches.add(LakeTables.scratchOf(table)));
+            }
             try (ChildJvm child = ChildJvm.launch(args, settings.heap(), logs.resolve(tag + ".log"))) {
                 long launched = System.nanoTime();
                 double startup;
+                Duration startupCpu;
+                RunResult.WarmUp warmUpFigures = null;
                 Duration cpuBefore;
                 long start;
                 try {
                     child.await(ChildProtocol.Type.READY, START_TIMEOUT);
                     start = System.nanoTime();
                     startup = (start - launched) / 1e9;
-                    cpuBefore = child.cpu();
+                    startupCpu = child.cpu();
+                    cpuBefore = startupCpu;
+                    if (warmUp != null) {
+                        child.await(ChildProtocol.Type.WARMED, settings.timeout());
+                        long warmed = System.nanoTime();
+                        cpuBefore = child.cpu();
+                        warmUpFigures = new RunResult.WarmUp((warmed - start) / 1e9,
+                                seconds(cpuBefore.minus(startupCpu)));
+                        start = warmed;
+                    }
                 } catch (ContenderFailedException | TimeoutException e) {
                     child.stop();
                     return RunResult.notStarted(contender.label(), run, workload.rows(), workload.logicalBytes(),
-                            "did not start: " + e.getMessage());
+                            (warmUp == null ? "did not start: " : "did not start or warm up: ") + e.getMessage());
                 }
                 String note = null;
                 try {
@@ -189,21 +292,25 @@ public final class BenchRunner {
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
                 long files = 0;
-                for (TablePath scratch : scratches) {
-                    files += cluster.lake().countFiles(scratch);
+                for (TablePath table : read ? List.<TablePath>of() : workload.tables()) {
+                    files += cluster.lake().countFiles(LakeTables.scratchOf(table));
                 }
                 return new RunResult(contender.label(), run, note == null, note, workload.rows(),
-                        workload.logicalBytes(), wall, startup, cpu.toNanos() / 1e9, peakRss, peakHeap(stats), files,
-                        null, null, null);
+                        workload.logicalBytes(), wall, startup, seconds(cpu), peakRss, peakHeap(stats), files,
+                        null, null, null, seconds(startupCpu), warmUpFigures);
             }
         } finally {
             for (TablePath scratch : scratches) {
                 cluster.lake().drop(scratch);
             }
-            for (TablePath table : workload.tables()) {
+            for (TablePath table : toDrop) {
                 cluster.drop(table);
             }
         }
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toNanos() / 1e9;
     }
 
     private static long peakHeap(Map<String, Object> stats) {

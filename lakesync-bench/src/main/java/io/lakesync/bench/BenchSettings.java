@@ -20,6 +20,8 @@ import java.util.Map;
  * @param rate steady: rows per second written in total
  * @param duration steady: how long the writer runs
  * @param warmUp steady: how long after the start lag samples are not counted (a cold contender's first hand-out)
+ * @param warm warm mode: each contender first syncs this warm-up workload in the same JVM, then the timed one;
+ *     null for cold runs (the timed workload is the contender's first)
  * @param timeout per contender run: how long a tiering may take to sync before it counts as DNF
  * @param heap max heap of every contender JVM, e.g. {@code 2g}
  * @param dataDir where the cluster and the contenders keep their data; null for a fresh temporary folder
@@ -36,6 +38,7 @@ public record BenchSettings(
         long rate,
         Duration duration,
         Duration warmUp,
+        Warm warm,
         Duration timeout,
         String heap,
         long seed,
@@ -44,6 +47,14 @@ public record BenchSettings(
         Path dataDir,
         boolean keepData,
         Path out) {
+
+    /**
+     * The warm-up of warm mode: the scenario's shape (schema, buckets, freshness, primary key or log) at this size.
+     *
+     * @param rowsPerTable rows (log) or operations (primary key) of each warm-up table
+     * @param tables warm-up tables (one for the backfills)
+     */
+    public record Warm(long rowsPerTable, int tables) {}
 
     public BenchSettings {
         if (scenario != ScenarioKind.STEADY) {
@@ -58,6 +69,14 @@ public record BenchSettings(
         if (warmUp.isNegative() || warmUp.compareTo(duration) >= 0) {
             throw new IllegalArgumentException("--warm-up must be at least 0 and shorter than --duration ("
                     + text(duration) + "), but is " + text(warmUp) + ".");
+        }
+        if (warm != null) {
+            if (scenario == ScenarioKind.STEADY) {
+                throw new IllegalArgumentException("--warm applies to backfill-log, backfill-pk and many-tables; "
+                        + "steady leaves out its first lag samples instead (--warm-up).");
+            }
+            atLeast(warm.rowsPerTable(), 1, "--warm-rows");
+            atLeast(warm.tables(), 1, "--warm-tables");
         }
         positive(timeout, "--timeout");
         positive(kvSnapshotInterval, "--kv-snapshot-interval");
@@ -92,6 +111,10 @@ public record BenchSettings(
                     settings.put("warm-up", text(warmUp));
                 }
             }
+        }
+        if (warm != null) {
+            settings.put("warm-up", warm.tables() == 1 ? String.format("%,d rows", warm.rowsPerTable())
+                    : String.format("%d tables × %,d rows", warm.tables(), warm.rowsPerTable()));
         }
         settings.put("buckets", buckets);
         settings.put("freshness", text(freshness));

@@ -11,6 +11,10 @@ public enum ScenarioKind {
     STEADY("steady", 0, 4, Duration.ofSeconds(30), 4),
     MANY_TABLES("many-tables", 1_000, 1, Duration.ofMinutes(10), 200);
 
+    static final Duration WARM_MAX_FRESHNESS = Duration.ofMinutes(1);
+    private static final long WARM_ROWS = 500_000;
+    private static final int WARM_TABLES = 50;
+
     private final String label;
     private final long defaultRows;
     private final int defaultBuckets;
@@ -43,8 +47,22 @@ public enum ScenarioKind {
         return defaultBuckets;
     }
 
-    public Duration defaultFreshness() {
-        return defaultFreshness;
+    /**
+     * Warm mode caps the default at {@link #WARM_MAX_FRESHNESS}: a timed table waits parked until it is one freshness
+     * old (see {@code BenchCluster}), and no round of these backfills comes near a minute.
+     */
+    public Duration defaultFreshness(boolean warm) {
+        return warm && defaultFreshness.compareTo(WARM_MAX_FRESHNESS) > 0 ? WARM_MAX_FRESHNESS : defaultFreshness;
+    }
+
+    /** Warm mode: rows (or operations) of each warm-up table unless given. */
+    public long defaultWarmRows(long rows) {
+        return this == MANY_TABLES ? rows : Math.min(rows, WARM_ROWS);
+    }
+
+    /** Warm mode: warm-up tables unless given (many-tables: some of the same small tables; else one). */
+    public int defaultWarmTables(int tables) {
+        return this == MANY_TABLES ? Math.min(tables, WARM_TABLES) : 1;
     }
 
     public int defaultTables() {

@@ -41,6 +41,21 @@ class BenchMainTest {
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         assertThat(parse("--scenario", "steady", "--contenders", "A,B").contenders())
                 .containsExactly(Contender.A, Contender.B);
+        assertThat(log.warm()).as("cold unless --warm").isNull();
+    }
+
+    @Test
+    void warmModeSizesItsWarmUpAndShortensTheLongDefaultFreshness() {
+        BenchSettings log = parse("--scenario", "backfill-log", "--rows", "5000000", "--warm");
+        assertThat(log.warm()).isEqualTo(new BenchSettings.Warm(500_000, 1));
+        assertThat(log.freshness()).as("a parked table waits one freshness").isEqualTo(Duration.ofMinutes(1));
+        assertThat(parse("--scenario", "backfill-log", "--rows", "1000", "--warm").warm().rowsPerTable())
+                .isEqualTo(1000);
+        assertThat(parse("--scenario", "backfill-pk", "--warm").freshness()).isEqualTo(Duration.ofSeconds(5));
+        BenchSettings many = parse("--scenario", "many-tables", "--warm", "--warm-tables", "20");
+        assertThat(many.warm()).isEqualTo(new BenchSettings.Warm(1_000, 20));
+        assertThat(parse("--scenario", "many-tables", "--tables", "10", "--warm").warm().tables()).isEqualTo(10);
+        assertThat(many.reportSettings()).containsEntry("warm-up", "20 tables × 1,000 rows");
     }
 
     @Test
@@ -60,6 +75,12 @@ class BenchMainTest {
         assertThatThrownBy(() -> parse("--scenario", "steady", "--rate", "0")).hasMessageContaining("--rate");
         assertThatThrownBy(() -> parse("--scenario", "steady", "--duration", "1min", "--warm-up", "1min"))
                 .hasMessageContaining("--warm-up must be at least 0 and shorter than --duration");
+        assertThatThrownBy(() -> parse("--scenario", "steady", "--warm"))
+                .hasMessageContaining("--warm applies to backfill-log, backfill-pk and many-tables");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm-rows", "10"))
+                .hasMessageContaining("--warm-rows and --warm-tables apply with --warm only");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm", "--warm-rows", "0"))
+                .hasMessageContaining("--warm-rows must be at least 1");
     }
 
     @Test

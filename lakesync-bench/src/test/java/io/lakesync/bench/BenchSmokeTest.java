@@ -43,6 +43,7 @@ class BenchSmokeTest {
                 1,
                 Duration.ofSeconds(1),
                 Duration.ZERO,
+                null,
                 Duration.ofSeconds(15),
                 "512m",
                 7,

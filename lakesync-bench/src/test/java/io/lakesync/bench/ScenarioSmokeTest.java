@@ -14,28 +14,48 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The many-tables and steady scenarios end to end, tiny: a class of its own so it runs beside {@link BenchSmokeTest}. */
+/**
+ * The many-tables (warm mode: A, B and a bound each warm up in their JVM first) and steady scenarios end to end,
+ * tiny: a class of its own so it runs beside {@link BenchSmokeTest}.
+ */
 class ScenarioSmokeTest {
 
     @TempDir Path dir;
 
     @Test
-    void manyTablesAndSteadyRunEndToEnd() throws Exception {
+    void manyTablesWarmAndSteadyRunEndToEnd() throws Exception {
+        List<String> progress = new CopyOnWriteArrayList<>();
         BenchReport many = BenchMain.run(
-                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofMinutes(10), Contender.A, Contender.WRITE_BOUND),
-                System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        RunResult manyRun = line(many, "A").runResults().get(0);
-        assertThat(manyRun.finished()).as("A synced all tables: %s", manyRun.note()).isTrue();
-        assertThat(manyRun.lakeRows()).isEqualTo(150);
-        assertThat(manyRun.filesWritten()).isGreaterThanOrEqualTo(3);
+                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofSeconds(3), new BenchSettings.Warm(40, 2),
+                        Contender.A, Contender.B, Contender.WRITE_BOUND),
+                line -> {
+                    progress.add(line);
+                    System.out.println(line);
+                }, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        for (String tiering : List.of("A", "B")) {
+            RunResult run = line(many, tiering).runResults().get(0);
+            assertThat(run.finished()).as("%s synced all tables after its warm-up: %s", tiering, run.note()).isTrue();
+            assertThat(run.lakeRows()).as("%s: the timed tables' rows, not the warm-up's", tiering).isEqualTo(150);
+            assertThat(run.filesWritten()).isGreaterThanOrEqualTo(3);
+            assertThat(run.startupCpuSeconds()).isPositive();
+            assertThat(run.warmUp()).as("%s warmed up", tiering).isNotNull();
+            assertThat(run.warmUp().cpuSeconds()).isPositive();
+        }
+        // Before each release the runner checked the warm-up's lake and that no timed table was tiered yet.
+        assertThat(progress.stream().filter(l -> l.contains("warm-up synced in")))
+                .hasSize(2)
+                .allMatch(l -> l.contains("80 lake rows ok; releasing the timed tables"));
         RunResult writeBound = line(many, "write-bound").runResults().get(0);
         assertThat(writeBound.finished()).as("write bound over 3 tables: %s", writeBound.note()).isTrue();
-        assertThat(writeBound.filesWritten()).as("a file in each scratch table").isGreaterThanOrEqualTo(3);
+        assertThat(writeBound.warmUp()).as("the bound warmed up over its own tables").isNotNull();
+        assertThat(writeBound.filesWritten()).as("a file in each timed scratch table").isGreaterThanOrEqualTo(3);
+        assertThat(MarkdownReport.render(many)).contains("Warm-up CPU s");
 
-        BenchReport steady = BenchMain.run(settings(ScenarioKind.STEADY, 1, 1, Duration.ofSeconds(2), Contender.A),
+        BenchReport steady = BenchMain.run(settings(ScenarioKind.STEADY, 1, 1, Duration.ofSeconds(2), null, Contender.A),
                 System.out::println, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         ContenderSummary a = line(steady, "A");
         assertThat(a.finishedRuns()).isEqualTo(1);
@@ -46,10 +66,10 @@ class ScenarioSmokeTest {
     }
 
     /** One run of each contender, tiny. */
-    private BenchSettings settings(
-            ScenarioKind scenario, long rows, int tables, Duration freshness, Contender... contenders) {
+    private BenchSettings settings(ScenarioKind scenario, long rows, int tables, Duration freshness,
+            BenchSettings.Warm warm, Contender... contenders) {
         return new BenchSettings(scenario, rows, 1, List.of(contenders), 1, freshness, tables, 200,
-                Duration.ofSeconds(8), Duration.ofSeconds(2), Duration.ofSeconds(60), "512m", 7, Duration.ofSeconds(30), 0.8, null, false,
-                dir.resolve(scenario.label() + ".json"));
+                Duration.ofSeconds(8), Duration.ofSeconds(2), warm, Duration.ofSeconds(60), "512m", 7,
+                Duration.ofSeconds(30), 0.8, null, false, dir.resolve(scenario.label() + ".json"));
     }
 }

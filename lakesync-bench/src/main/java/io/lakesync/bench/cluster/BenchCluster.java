@@ -8,9 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
@@ -37,10 +39,22 @@ import org.apache.fluss.metadata.TablePath;
  * (no tiering service is running while the data is written, so nobody takes it); {@link #queue} then raises
  * the freshness to the run's value, which the coordinator only stores for a pending table and which every
  * tiering service reads as its round cap and interval between rounds.
+ *
+ * <p>Keeping a table from a tiering service that is already running (warm mode: the timed tables wait while the
+ * contender warms up): such a table is {@linkplain #createParkedTable created parked}, with a freshness of
+ * {@link #PARKED_FRESHNESS}, so the coordinator schedules it for much later. Lowering the freshness of a scheduled
+ * table makes the coordinator reschedule it one (new) freshness after its creation; {@link #queue} therefore waits
+ * until a parked table is one run freshness old, and the table goes to the pending queue at once, with the run's
+ * freshness already in place (the short-freshness route would let the running contender take it with a 1 s
+ * freshness as its round cap).
  */
 public final class BenchCluster implements AutoCloseable {
 
     public static final Duration QUEUE_FRESHNESS = Duration.ofSeconds(1);
+    /** Freshness of a parked table: far beyond any run, so the coordinator keeps it scheduled until released. */
+    public static final Duration PARKED_FRESHNESS = Duration.ofDays(7);
+    /** How much older than the run's freshness a parked table must be so the coordinator queues it at once. */
+    private static final Duration RELEASE_MARGIN = Duration.ofMillis(500);
     /** The queue freshness plus the coordinator timer's one-second tick plus margin. */
     private static final Duration QUEUE_SETTLE = Duration.ofSeconds(3);
 
@@ -53,6 +67,7 @@ public final class BenchCluster implements AutoCloseable {
     private final Admin admin;
     private final LakeTables lake;
     private final Map<TablePath, Long> createdAtNanos = new HashMap<>();
+    private final Set<TablePath> parked = new HashSet<>();
 
     private BenchCluster(LocalFlussCluster cluster) {
         this.cluster = cluster;
@@ -105,6 +120,15 @@ public final class BenchCluster implements AutoCloseable {
     }
 
     /**
+     * Creates a lake-enabled table that no tiering service gets before {@link #queue} releases it (see the class
+     * comment).
+     */
+    public void createParkedTable(TablePath path, boolean primaryKey, int buckets) throws Exception {
+        createTable(path, BenchSchema.descriptor(primaryKey, buckets, PARKED_FRESHNESS));
+        parked.add(path);
+    }
+
+    /**
      * Creates a table as {@link #createTable(TablePath, boolean, int)} does, from any descriptor; the buckets of
      * a partitioned table exist only per partition, so there is no leader to wait for.
      */
@@ -146,16 +170,23 @@ public final class BenchCluster implements AutoCloseable {
 
     /**
      * Once the tables are in the coordinator's pending queue, sets their freshness to {@code freshness}; returns
-     * when every table is queued with it.
+     * when every table is queued with it. Parked tables are released: once they are one {@code freshness} old,
+     * their freshness is lowered to it, which queues them at once.
      */
     public void queue(List<TablePath> paths, Duration freshness) throws Exception {
+        boolean release = paths.stream().anyMatch(parked::contains);
+        if (release && !parked.containsAll(paths)) {
+            throw new IllegalArgumentException("Parked and unparked tables cannot be queued together: " + paths);
+        }
         long newest = paths.stream().mapToLong(createdAtNanos::get).max().orElse(System.nanoTime());
-        long waitNanos = newest + QUEUE_SETTLE.toNanos() - System.nanoTime();
+        Duration settle = release ? freshness.plus(RELEASE_MARGIN) : QUEUE_SETTLE;
+        long waitNanos = newest + settle.toNanos() - System.nanoTime();
         if (waitNanos > 0) {
             // The coordinator does not expose the queue; its timer is the only clock to go by.
             Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
         }
-        if (freshness.equals(QUEUE_FRESHNESS)) {
+        parked.removeAll(paths);
+        if (!release && freshness.equals(QUEUE_FRESHNESS)) {
             return;
         }
         List<CompletableFuture<Void>> altered = new ArrayList<>();
@@ -210,6 +241,7 @@ public final class BenchCluster implements AutoCloseable {
         admin.dropTable(path, true).get();
         lake.drop(path);
         createdAtNanos.remove(path);
+        parked.remove(path);
     }
 
     @Override

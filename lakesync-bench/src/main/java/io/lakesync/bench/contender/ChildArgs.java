@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.fluss.metadata.TablePath;
 
 /** The {@code key=value} arguments the driver hands a contender child process. */
@@ -19,6 +20,11 @@ public final class ChildArgs {
     public static final String TABLES = "tables";
     /** {@code true}: lakesync reports every round stage it passes ({@link ChildProtocol.Type#STAGE}). */
     public static final String REPORT_STAGES = "report.stages";
+    /**
+     * Prefix of a bound's warm-up: {@code warm-up.tables=...}, {@code warm-up.spec.rows=...} replace the unprefixed
+     * arguments for a first run of the same bound, before the timed one.
+     */
+    public static final String WARM_UP_PREFIX = "warm-up.";
 
     private final Map<String, String> values;
 
@@ -75,6 +81,31 @@ public final class ChildArgs {
             }
         });
         return lake;
+    }
+
+    /** Adds a warm-up: the bound runs first over {@code tables}, with {@code arguments} (e.g. a data spec). */
+    public void putWarmUp(List<TablePath> tables, Map<String, String> arguments) {
+        values.put(WARM_UP_PREFIX + TABLES, tableList(tables));
+        arguments.forEach((k, v) -> values.put(WARM_UP_PREFIX + k, v));
+    }
+
+    /** The arguments of the warm-up run, if there is one: these, with the warm-up's values in place. */
+    public Optional<ChildArgs> warmUp() {
+        if (!values.containsKey(WARM_UP_PREFIX + TABLES)) {
+            return Optional.empty();
+        }
+        Map<String, String> warmUp = new LinkedHashMap<>();
+        values.forEach((k, v) -> {
+            if (!k.startsWith(WARM_UP_PREFIX)) {
+                warmUp.put(k, v);
+            }
+        });
+        values.forEach((k, v) -> {
+            if (k.startsWith(WARM_UP_PREFIX)) {
+                warmUp.put(k.substring(WARM_UP_PREFIX.length()), v);
+            }
+        });
+        return Optional.of(new ChildArgs(warmUp));
     }
 
     public static String tableList(List<TablePath> tables) {

@@ -13,9 +13,10 @@ import java.util.Optional;
  * end it.
  *
  * <pre>
- *   start ──► READY ──► (bounds) DONE {figures} ──► STOP ──► STATS {peakHeapBytes} ──► exit
- *               │                                    ▲
- *               └──► (tiering) runs until ───────────┘
+ *   start ──► READY ─┬─► (bound) ──────────────────────────────────► DONE {figures} ──┐
+ *                    ├─► (bound with a warm-up) its warm-up, WARMED ──► DONE {figures} ──┤
+ *                    └─► (tiering) runs; the driver drives any warm-up ──────────────────┤
+ *                                                 exit ◄── STATS {peakHeapBytes} ◄── STOP
  *   any time: FAILED {message} when the engine or bound failed for good
  *   lakesync with {@value ChildArgs#REPORT_STAGES}: STAGE {table, stage} each time a round passes a stage
  * </pre>
@@ -26,7 +27,7 @@ public final class ChildProtocol {
     public static final String STOP = "STOP";
 
     /** Event types of the protocol. */
-    public enum Type { READY, DONE, FAILED, STATS, STAGE }
+    public enum Type { READY, WARMED, DONE, FAILED, STATS, STAGE }
 
     /** One protocol line, read back. */
     public record Event(Type type, Map<String, Object> payload) {}

@@ -45,7 +45,7 @@ public final class ContenderMain {
             if (contender.tiering()) {
                 runEngine(engine(contender, args, workDir, protocol), protocol, stdin, heap);
             } else {
-                runBound(bound(contender, args, workDir), protocol, stdin, heap);
+                runBound(contender, args, workDir, protocol, stdin, heap);
             }
         } catch (Throwable t) {
             t.printStackTrace();
@@ -126,11 +126,29 @@ public final class ContenderMain {
         }
     }
 
-    private static void runBound(Bound bound, ChildProtocol protocol, BufferedReader stdin, HeapSampler heap)
+    /**
+     * Runs a bound: its warm-up first if it has one (the same bound over the warm-up tables, in this JVM, ended
+     * by {@code WARMED}; its data are released before the timed bound prepares), then the timed bound.
+     */
+    private static void runBound(
+            Contender contender,
+            ChildArgs args,
+            Path workDir,
+            ChildProtocol protocol,
+            BufferedReader stdin,
+            HeapSampler heap)
             throws Exception {
-        try (bound) {
+        Optional<ChildArgs> warmUpArgs = args.warmUp();
+        if (warmUpArgs.isPresent()) {
+            try (Bound warmUp = bound(contender, warmUpArgs.get(), workDir.resolve("warm-up"))) {
+                warmUp.prepare();
+                protocol.send(ChildProtocol.Type.READY, Map.of());
+                warmUp.run();
+            }
+        }
+        try (Bound bound = bound(contender, args, workDir)) {
             bound.prepare();
-            protocol.send(ChildProtocol.Type.READY, Map.of());
+            protocol.send(warmUpArgs.isPresent() ? ChildProtocol.Type.WARMED : ChildProtocol.Type.READY, Map.of());
             Map<String, Object> figures = new LinkedHashMap<>(bound.run());
             protocol.send(ChildProtocol.Type.DONE, figures);
             awaitStop(stdin, protocol, heap, Map::of);

@@ -12,6 +12,9 @@ import java.util.List;
  * @param throughputVsA rowsPerSecond / contender A's rowsPerSecond
  * @param cpuPerRowVsA cpuSecondsPerMillionRows / contender A's
  * @param lakeRowsOk whether every finished run left exactly the expected rows in the lake, null if unchecked
+ * @param startupCpuSeconds median CPU seconds from process start to READY
+ * @param warmUpCpuSeconds warm mode: median CPU seconds of the warm-up (READY until the timed window)
+ * @param warmUpWallSeconds warm mode: median wall seconds of the warm-up
  */
 public record ContenderSummary(
         String contender,
@@ -33,6 +36,9 @@ public record ContenderSummary(
         Boolean lakeRowsOk,
         Double throughputVsA,
         Double cpuPerRowVsA,
+        Double startupCpuSeconds,
+        Double warmUpWallSeconds,
+        Double warmUpCpuSeconds,
         List<RunResult> runResults) {
 
     public boolean anyFinished() {

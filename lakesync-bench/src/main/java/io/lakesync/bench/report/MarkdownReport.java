@@ -15,11 +15,16 @@ public final class MarkdownReport {
 
     public static String render(BenchReport report) {
         boolean steady = report.contenders().stream().anyMatch(c -> c.lagP50Seconds() != null);
+        boolean warm = report.contenders().stream().anyMatch(c -> c.warmUpCpuSeconds() != null);
         List<String> header = new ArrayList<>(List.of(
                 "Contender", "Runs ok", "Wall s (median)", "Wall min–max s", "Rows/s", "MB/s", "CPU s / M rows",
                 "Peak RSS MB", "Peak heap MB", "Files", "Rows/s ÷ A", "CPU/row ÷ A", "Lake rows"));
         if (steady) {
             header.addAll(List.of("Lag p50 s", "Lag p99 s", "Lag max s"));
+        }
+        header.add("Start-up CPU s");
+        if (warm) {
+            header.addAll(List.of("Warm-up wall s", "Warm-up CPU s"));
         }
         StringBuilder md = new StringBuilder();
         md.append("### ").append(report.scenario()).append(" — ").append(settingsLine(report.settings()))
@@ -27,7 +32,7 @@ public final class MarkdownReport {
         row(md, header);
         row(md, header.stream().map(h -> "---").toList());
         for (ContenderSummary c : report.contenders()) {
-            row(md, cells(c, steady));
+            row(md, cells(c, steady, warm));
         }
         md.append('\n');
         for (ContenderSummary c : report.contenders()) {
@@ -39,7 +44,7 @@ public final class MarkdownReport {
         return md.toString();
     }
 
-    private static List<String> cells(ContenderSummary c, boolean steady) {
+    private static List<String> cells(ContenderSummary c, boolean steady, boolean warm) {
         boolean bound = c.contender().equals(Summaries.BOUND);
         boolean dnf = !bound && !c.anyFinished();
         List<String> cells = new ArrayList<>();
@@ -60,6 +65,11 @@ public final class MarkdownReport {
             cells.add(num(c.lagP50Seconds(), 1));
             cells.add(num(c.lagP99Seconds(), 1));
             cells.add(num(c.lagMaxSeconds(), 1));
+        }
+        cells.add(num(c.startupCpuSeconds(), 1));
+        if (warm) {
+            cells.add(num(c.warmUpWallSeconds(), 1));
+            cells.add(num(c.warmUpCpuSeconds(), 1));
         }
         return cells;
     }

@@ -19,6 +19,8 @@ import io.lakesync.bench.measure.LagTracker.LagStats;
  * @param lakeRows rows a Paimon read returned after the run, null if not checked
  * @param expectedLakeRows rows the lake must hold (log rows, or live keys), null if not checked
  * @param lag steady runs only: lag samples
+ * @param startupCpuSeconds CPU the contender process used from its start to READY
+ * @param warmUp warm mode: the warm-up between READY and the timed window; null for a cold run
  */
 public record RunResult(
         String contender,
@@ -35,11 +37,23 @@ public record RunResult(
         long filesWritten,
         Long lakeRows,
         Long expectedLakeRows,
-        LagStats lag) {
+        LagStats lag,
+        double startupCpuSeconds,
+        WarmUp warmUp) {
+
+    /**
+     * What a warm run did before its timed window.
+     *
+     * @param wallSeconds from READY until the warm-up was synced (tiering: and checked, dropped, the timed tables
+     *     released) or its bound run ended
+     * @param cpuSeconds CPU the contender process used in that time
+     */
+    public record WarmUp(double wallSeconds, double cpuSeconds) {}
 
     /** A run whose contender never got going (failed or timed out before READY). */
     public static RunResult notStarted(String contender, int run, long rows, long logicalBytes, String why) {
-        return new RunResult(contender, run, false, why, rows, logicalBytes, 0, 0, 0, -1, -1, 0, null, null, null);
+        return new RunResult(contender, run, false, why, rows, logicalBytes, 0, 0, 0, -1, -1, 0, null, null, null, 0,
+                null);
     }
 
     /** Whether the lake held exactly the expected rows (true when not checked). */

@@ -39,13 +39,14 @@ public final class Summaries {
         if (finished.isEmpty()) {
             return new ContenderSummary(label, description, runs.size(), 0, null, null, null, null, null, null,
                     maxMb(runs, RunResult::peakRssBytes), maxMb(runs, RunResult::peakHeapBytes), null,
-                    null, null, null, null, null, null, runs);
+                    null, null, null, null, null, null, null, null, null, runs);
         }
         double wall = median(finished, RunResult::wallSeconds);
         long rows = finished.get(0).rows();
         long bytes = finished.get(0).logicalBytes();
         boolean steady = finished.get(0).lag() != null;
         boolean checked = finished.stream().anyMatch(r -> r.lakeRows() != null);
+        List<RunResult> warmed = finished.stream().filter(r -> r.warmUp() != null).toList();
         return new ContenderSummary(
                 label,
                 description,
@@ -66,6 +67,9 @@ public final class Summaries {
                 checked ? finished.stream().allMatch(RunResult::lakeRowsMatch) : null,
                 null,
                 null,
+                median(finished, RunResult::startupCpuSeconds),
+                warmed.isEmpty() ? null : median(warmed, r -> r.warmUp().wallSeconds()),
+                warmed.isEmpty() ? null : median(warmed, r -> r.warmUp().cpuSeconds()),
                 runs);
     }
 
@@ -77,7 +81,7 @@ public final class Summaries {
                 BOUND,
                 "slower of read-bound and write-bound (" + slower.contender() + "): the best any tiering can do",
                 0, 0, slower.medianWallSeconds(), null, null, slower.rowsPerSecond(), slower.mbPerSecond(),
-                null, null, null, null, null, null, null, null, null, null, List.of());
+                null, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
     }
 
     static ContenderSummary withRatios(ContenderSummary line, ContenderSummary a) {
@@ -91,6 +95,9 @@ public final class Summaries {
                 line.lagP50Seconds(), line.lagP99Seconds(), line.lagMaxSeconds(), line.lakeRowsOk(),
                 ratio(line.rowsPerSecond(), a.rowsPerSecond()),
                 ratio(line.cpuSecondsPerMillionRows(), a.cpuSecondsPerMillionRows()),
+                line.startupCpuSeconds(),
+                line.warmUpWallSeconds(),
+                line.warmUpCpuSeconds(),
                 line.runResults());
     }
 

@@ -66,6 +66,12 @@ public final class BackfillScenario implements Scenario {
             return new Shape("many-tables", "many", false, tables, rowsPerTable, buckets, freshness, seed, 1.0,
                     Duration.ZERO);
         }
+
+        /** A warm-up of this shape: the same layout and freshness, {@code tables} tables of {@code rowsPerTable}. */
+        public Shape warmUp(long rowsPerTable, int tables) {
+            return new Shape(name + " warm-up", "warmup_" + tablePrefix, primaryKey, tables, rowsPerTable, buckets,
+                    freshness, seed, baseFraction, kvSnapshotInterval);
+        }
     }
 
     private final Shape shape;
@@ -90,7 +96,7 @@ public final class BackfillScenario implements Scenario {
     }
 
     @Override
-    public Workload prepare(String runTag, boolean withData) throws Exception {
+    public Workload prepare(String runTag, boolean withData, boolean parked) throws Exception {
         List<TablePath> paths = new ArrayList<>();
         for (int i = 0; i < shape.tables(); i++) {
             String table = shape.tables() == 1
@@ -99,7 +105,11 @@ public final class BackfillScenario implements Scenario {
             paths.add(TablePath.of(DATABASE, table));
         }
         for (TablePath path : paths) {
-            cluster.createTable(path, shape.primaryKey(), shape.buckets());
+            if (parked) {
+                cluster.createParkedTable(path, shape.primaryKey(), shape.buckets());
+            } else {
+                cluster.createTable(path, shape.primaryKey(), shape.buckets());
+            }
         }
         Map<TablePath, Long> expected = new LinkedHashMap<>();
         Map<TablePath, Map<Integer, Long>> baseSnapshots = new LinkedHashMap<>();
@@ -120,11 +130,13 @@ public final class BackfillScenario implements Scenario {
                 bytes += loader.logicalBytes();
                 endOffsets.put(paths.get(i), cluster.endOffsets(paths.get(i), shape.buckets()).get());
             }
-            cluster.queue(paths, shape.freshness());
         } else {
             bytes = shape.tables() * bytesPerTable();
         }
-        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets);
+        if (!parked) {
+            cluster.queue(paths, shape.freshness());
+        }
+        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets, parked);
     }
 
     private DataSpec tableSpec(int table) {
@@ -194,18 +206,21 @@ public final class BackfillScenario implements Scenario {
         private final Map<TablePath, Map<Integer, Long>> baseSnapshots;
         /** Fluss end offsets once the data was written: what every bucket must reach in the lake. */
         private final Map<TablePath, Map<Integer, Long>> endOffsets;
+        private boolean parked;
 
         BackfillWorkload(
                 List<TablePath> tables,
                 long bytes,
                 Map<TablePath, Long> expected,
                 Map<TablePath, Map<Integer, Long>> baseSnapshots,
-                Map<TablePath, Map<Integer, Long>> endOffsets) {
+                Map<TablePath, Map<Integer, Long>> endOffsets,
+                boolean parked) {
             this.tables = tables;
             this.bytes = bytes;
             this.expected = expected;
             this.baseSnapshots = baseSnapshots;
             this.endOffsets = endOffsets;
+            this.parked = parked;
         }
 
         @Override
@@ -231,6 +246,14 @@ public final class BackfillScenario implements Scenario {
         @Override
         public Map<TablePath, Long> expectedLakeRows() {
             return expected;
+        }
+
+        @Override
+        public void release() throws Exception {
+            if (parked) {
+                cluster.queue(tables, shape.freshness());
+                parked = false;
+            }
         }
 
         @Override

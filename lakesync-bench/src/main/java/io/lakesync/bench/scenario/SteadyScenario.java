@@ -68,7 +68,11 @@ public final class SteadyScenario implements Scenario {
     }
 
     @Override
-    public Workload prepare(String runTag, boolean withData) throws Exception {
+    public Workload prepare(String runTag, boolean withData, boolean parked) throws Exception {
+        if (parked) {
+            throw new IllegalArgumentException("steady has no warm mode (--warm); its --warm-up leaves out the first "
+                    + "lag samples instead.");
+        }
         List<TablePath> paths = new ArrayList<>();
         for (int i = 0; i < tableCount; i++) {
             TablePath path = TablePath.of(BackfillScenario.DATABASE, String.format("steady_%s_%03d", runTag, i));
@@ -106,6 +110,11 @@ public final class SteadyScenario implements Scenario {
         @Override
         public DataSpec spec() {
             return null;
+        }
+
+        @Override
+        public void release() {
+            // Never parked: queued by prepare.
         }
 
         @Override

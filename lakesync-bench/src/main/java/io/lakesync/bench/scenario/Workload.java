@@ -24,6 +24,9 @@ public interface Workload {
     /** Rows each table's lake table must hold after a finished run; empty when not checked. */
     Map<TablePath, Long> expectedLakeRows();
 
+    /** Queues the tables of a workload prepared parked; returns once they are queued. */
+    void release() throws Exception;
+
     /**
      * The timed part, started once the tiering contender is ready: returns when it is over (every table synced,
      * or the steady period ended), when the contender fails, or at {@code timeout}.

@@ -3,6 +3,7 @@ package io.lakesync.bench.report;
 import static io.lakesync.bench.report.SummariesTest.dnf;
 import static io.lakesync.bench.report.SummariesTest.labels;
 import static io.lakesync.bench.report.SummariesTest.run;
+import static io.lakesync.bench.report.SummariesTest.warm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -34,17 +35,28 @@ class MarkdownReportTest {
         assertThat(md).contains("| B | 0/1 | DNF | DNF | DNF | DNF | – | 300 | 100 | – | – | – | – |");
         assertThat(md).contains("| bound | – | 5.00 | – | 200,000 | 20.0 |");
         assertThat(md).contains("- **B**: B description — run 1: not synced within 10min");
-        assertThat(md).doesNotContain("Lag p50");
+        assertThat(md).doesNotContain("Lag p50", "Warm-up");
+        assertThat(md).contains("| Lake rows | Start-up CPU s |", "| ok | 2.5 |");
+    }
+
+    @Test
+    void warmRunsShowTheirWarmUpBesideTheTimedFigures() {
+        String md = MarkdownReport.render(report(List.of(warm("A", 1, 10, 20, 30)), "A"));
+
+        assertThat(md).contains("| Lake rows | Start-up CPU s | Warm-up wall s | Warm-up CPU s |");
+        assertThat(md).contains("| 20.00 | 500 | 200 | 8 | 1.00× | 1.00× | ok | 2.5 | 4.0 | 30.0 |");
     }
 
     @Test
     void jsonHoldsTheSameFigures() throws Exception {
-        BenchReport report = report(List.of(run("A", 1, 10, 20), run("A", 2, 12, 20)), "A");
+        BenchReport report = report(List.of(run("A", 1, 10, 20), warm("A", 2, 12, 20, 30)), "A");
         Path file = dir.resolve("nested/out.json");
         JsonReport.write(report, file);
         BenchReport read = JsonReport.read(file);
         assertThat(read.contenders().get(0).medianWallSeconds()).isEqualTo(11.0);
         assertThat(read.contenders().get(0).runResults()).hasSize(2);
+        assertThat(read.contenders().get(0).runResults().get(1).warmUp()).isEqualTo(new RunResult.WarmUp(4.0, 30.0));
+        assertThat(read.contenders().get(0).warmUpCpuSeconds()).isEqualTo(30.0);
         assertThat(read.settings()).containsEntry("rows", 1_000_000);
     }
 }

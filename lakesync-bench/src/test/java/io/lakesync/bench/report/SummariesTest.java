@@ -16,12 +16,18 @@ class SummariesTest {
 
     static RunResult run(String contender, int run, double wall, double cpu) {
         return new RunResult(contender, run, true, null, ROWS, BYTES, wall, 1.0, cpu, 500L << 20, 200L << 20, 8,
-                ROWS, ROWS, null);
+                ROWS, ROWS, null, 2.5, null);
+    }
+
+    /** A finished warm run: {@code warmUpCpu} CPU seconds before the timed window. */
+    static RunResult warm(String contender, int run, double wall, double cpu, double warmUpCpu) {
+        return new RunResult(contender, run, true, null, ROWS, BYTES, wall, 1.0, cpu, 500L << 20, 200L << 20, 8,
+                ROWS, ROWS, null, 2.5, new RunResult.WarmUp(4.0, warmUpCpu));
     }
 
     static RunResult dnf(String contender, int run) {
         return new RunResult(contender, run, false, "not synced within 10min", ROWS, BYTES, 600, 0.5, 90,
-                300L << 20, 100L << 20, 0, null, null, null);
+                300L << 20, 100L << 20, 0, null, null, null, 2.0, null);
     }
 
     static Map<String, String> labels(String... labels) {
@@ -97,12 +103,26 @@ class SummariesTest {
     @Test
     void steadyRunsReportLagAndAWrongLakeCountIsFlagged() {
         RunResult steady = new RunResult("A", 1, true, null, ROWS, BYTES, 60, 1, 10, 1, 1, 3, null, null,
-                new LagStats(60, 20, 35, 40));
-        RunResult wrong = new RunResult("B", 1, true, null, ROWS, BYTES, 5, 1, 10, 1, 1, 3, ROWS - 1, ROWS, null);
+                new LagStats(60, 20, 35, 40), 2, null);
+        RunResult wrong = new RunResult("B", 1, true, null, ROWS, BYTES, 5, 1, 10, 1, 1, 3, ROWS - 1, ROWS, null, 2,
+                null);
         List<ContenderSummary> lines = Summaries.summarize(labels("A", "B"), List.of(steady, wrong));
         assertThat(lines.get(0).lagP99Seconds()).isEqualTo(35.0);
         assertThat(lines.get(0).lagMaxSeconds()).isEqualTo(40.0);
         assertThat(lines.get(0).lakeRowsOk()).isNull();
         assertThat(lines.get(1).lakeRowsOk()).isFalse();
+    }
+
+    @Test
+    void warmRunsReportStartUpAndWarmUpApartFromTheTimedWindow() {
+        List<ContenderSummary> lines = Summaries.summarize(labels("A", "B"), List.of(
+                warm("A", 1, 10, 20, 30), warm("A", 2, 12, 22, 50), warm("A", 3, 11, 24, 40),
+                run("B", 1, 4, 6)));
+        ContenderSummary a = lines.get(0);
+        assertThat(a.cpuSecondsPerMillionRows()).as("timed window only").isEqualTo(22.0);
+        assertThat(a.startupCpuSeconds()).isEqualTo(2.5);
+        assertThat(a.warmUpCpuSeconds()).isEqualTo(40.0);
+        assertThat(a.warmUpWallSeconds()).isEqualTo(4.0);
+        assertThat(lines.get(1).warmUpCpuSeconds()).as("a cold run has no warm-up").isNull();
     }
 }
