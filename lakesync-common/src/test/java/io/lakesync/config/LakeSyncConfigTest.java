@@ -101,6 +101,10 @@ class LakeSyncConfigTest {
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "soon"), "test"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'tiering.poll-interval'");
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.columnar-write-primary-key", "maybe"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'maybe'")
+                .hasMessageContaining("'tiering.columnar-write-primary-key'");
     }
 
     @Test
