@@ -12,9 +12,9 @@ import org.apache.paimon.types.RowKind;
 /**
  * The records of one Paimon bucket of a primary-key table since its last flush, copied column by column into
  * {@link ColumnBuffer}s as they arrive (a record is only valid during its write), with each record's row kind.
- * Row {@code i} is the {@code i}-th record to arrive, so its sequence number is the run's first plus {@code i}.
- * {@link #sortedByKey} orders the rows by primary key as Paimon's write buffer does: by key, and records of one
- * key by sequence number. Not thread-safe.
+ * Row {@code i} is the {@code i}-th record to arrive, so its sequence number is the run's first plus {@code i},
+ * until {@link #sortByKey} puts the rows in primary-key order as Paimon's write buffer orders them: by key, and
+ * records of one key by sequence number. Not thread-safe.
  */
 final class ChangelogBuffer {
 
@@ -123,13 +123,25 @@ final class ChangelogBuffer {
         return compareKeys(left, right) == 0;
     }
 
-    /** The rows in key order, rows of one key in arrival (sequence) order: a stable sort of the row numbers. */
-    int[] sortedByKey() {
+    /**
+     * Puts the rows in key order, rows of one key in arrival (sequence) order (a stable sort), and returns for
+     * each row its position in arrival order, from which its sequence number follows. Row numbers before the
+     * call no longer hold.
+     */
+    int[] sortByKey() {
         int[] order = new int[rows];
         for (int i = 0; i < rows; i++) {
             order[i] = i;
         }
         mergeSort(order, Arrays.copyOf(order, rows), 0, rows);
+        for (ColumnBuffer value : values) {
+            value.reorder(order);
+        }
+        byte[] sortedKinds = new byte[kinds.length];
+        for (int i = 0; i < rows; i++) {
+            sortedKinds[i] = kinds[order[i]];
+        }
+        kinds = sortedKinds;
         return order;
     }
 

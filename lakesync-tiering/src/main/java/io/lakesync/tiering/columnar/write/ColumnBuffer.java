@@ -62,6 +62,28 @@ abstract class ColumnBuffer implements ColumnWriter {
         return (long) nulls.length * Long.BYTES;
     }
 
+    /**
+     * Puts the rows in {@code order}: row {@code i} becomes what row {@code order[i]} was. {@code order} is a
+     * permutation of all rows. Done once, column by column, before a sorted run is encoded, so the encoder reads
+     * every column front to back: replayed in key order straight from arrival order, each value was a cache
+     * miss in the middle of Parquet's work (a third of the flush's samples); gathered in a tight loop, the
+     * misses overlap. The arrays keep their capacity, so {@link #memory()} is unchanged.
+     */
+    final void reorder(int[] order) {
+        long[] sortedNulls = new long[nulls.length];
+        for (int i = 0; i < order.length; i++) {
+            int row = order[i];
+            if ((nulls[row >>> 6] & (1L << row)) != 0) {
+                sortedNulls[i >>> 6] |= 1L << i;
+            }
+        }
+        nulls = sortedNulls;
+        reorderValues(order);
+    }
+
+    /** {@link #reorder} of the value array; null rows' placeholders may move anywhere. */
+    protected abstract void reorderValues(int[] order);
+
     /** Forgets every row, keeping the arrays for the next rows. */
     void clear() {
         Arrays.fill(nulls, 0, Math.min(nulls.length, (size >>> 6) + 1), 0L);
@@ -183,6 +205,15 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
 
         @Override
+        protected void reorderValues(int[] order) {
+            int[] sorted = new int[values.length];
+            for (int i = 0; i < order.length; i++) {
+                sorted[i] = values[order[i]];
+            }
+            values = sorted;
+        }
+
+        @Override
         long memory() {
             return super.memory() + (long) values.length * Integer.BYTES;
         }
@@ -246,6 +277,15 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
 
         @Override
+        protected void reorderValues(int[] order) {
+            long[] sorted = new long[values.length];
+            for (int i = 0; i < order.length; i++) {
+                sorted[i] = values[order[i]];
+            }
+            values = sorted;
+        }
+
+        @Override
         long memory() {
             return super.memory() + (long) values.length * Long.BYTES;
         }
@@ -287,15 +327,22 @@ abstract class ColumnBuffer implements ColumnWriter {
         public void write(Binary value, int repetitionLevel, int definitionLevel) {
             ensureRoom(lengths.length);
             int length = value.length();
+            int offset = reserve(length);
+            value.toByteBuffer().get(page, offset, length);
+        }
+
+        /** Appends row {@code size}: the value's room at the end of the last page; returns its offset there. */
+        private int reserve(int length) {
             if (pages.isEmpty() || page.length - pageUsed < length) {
                 page = new byte[Math.max(length, Math.min(PAGE_BYTES, Math.max(FIRST_PAGE_BYTES, 2 * page.length)))];
                 pages.add(page);
                 pageUsed = 0;
             }
-            value.toByteBuffer().get(page, pageUsed, length);
-            addresses[size] = ((long) (pages.size() - 1) << 32) | pageUsed;
+            int offset = pageUsed;
+            addresses[size] = ((long) (pages.size() - 1) << 32) | offset;
             lengths[size++] = length;
             pageUsed += length;
+            return offset;
         }
 
         private byte[] page(int row) {
@@ -325,6 +372,28 @@ abstract class ColumnBuffer implements ColumnWriter {
             return Arrays.compareUnsigned(
                     page(left), leftOffset, leftOffset + lengths[left],
                     page(right), rightOffset, rightOffset + lengths[right]);
+        }
+
+        /** Also copies the bytes into new pages in the new order, so the encoder reads the pages front to back. */
+        @Override
+        protected void reorderValues(int[] order) {
+            List<byte[]> arrivalPages = new ArrayList<>(pages);
+            long[] arrivalAddresses = addresses;
+            int[] arrivalLengths = lengths;
+            addresses = new long[arrivalAddresses.length];
+            lengths = new int[arrivalLengths.length];
+            pages.clear();
+            page = new byte[0];
+            pageUsed = 0;
+            size = 0;
+            for (int row : order) {
+                long address = arrivalAddresses[row];
+                int length = arrivalLengths[row];
+                int offset = reserve(length);
+                if (length > 0) {
+                    System.arraycopy(arrivalPages.get((int) (address >>> 32)), offset(address), page, offset, length);
+                }
+            }
         }
 
         @Override

@@ -266,19 +266,18 @@ public final class ParquetKeyValueWriter implements LakeWriter {
             if (rows == 0) {
                 return;
             }
-            int[] order = buffer.sortedByKey();
-            boolean copyChangelog = changelog && !files.external() && uniqueKeys(order);
+            int[] arrival = buffer.sortByKey();
+            boolean copyChangelog = changelog && !files.external() && uniqueKeys(rows);
             int firstDataFile = dataFiles.size();
             KeyValueFile.Rolling data = files.rolling(false, dataFiles);
             KeyValueFile.Rolling changes = changelog && !copyChangelog ? files.rolling(true, changelogFiles) : null;
             try {
-                for (int i = 0; i < rows; i++) {
-                    int row = order[i];
-                    long sequence = nextSequence + row;
+                for (int row = 0; row < rows; row++) {
+                    long sequence = nextSequence + arrival[row];
                     if (changes != null) {
                         changes.write(buffer, row, sequence);
                     }
-                    if (i == rows - 1 || !buffer.sameKey(row, order[i + 1])) {
+                    if (row == rows - 1 || !buffer.sameKey(row, row + 1)) {
                         data.write(buffer, row, sequence);
                     }
                 }
@@ -300,9 +299,10 @@ public final class ParquetKeyValueWriter implements LakeWriter {
             buffer.clear();
         }
 
-        private boolean uniqueKeys(int[] order) {
-            for (int i = 1; i < order.length; i++) {
-                if (buffer.sameKey(order[i - 1], order[i])) {
+        /** Whether no two of the buffer's {@code rows} rows, in key order, hold the same key. */
+        private boolean uniqueKeys(int rows) {
+            for (int row = 1; row < rows; row++) {
+                if (buffer.sameKey(row - 1, row)) {
                     return false;
                 }
             }
