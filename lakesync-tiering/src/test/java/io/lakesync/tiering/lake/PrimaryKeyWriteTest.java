@@ -4,20 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.columnar.write.ParquetKeyValueWriter;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.fluss.client.table.scanner.ScanRecord;
 import org.apache.fluss.memory.MemorySegment;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.record.ChangeType;
 import org.apache.fluss.record.GenericRecord;
+import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.ProjectedRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.row.compacted.CompactedRow;
+import org.apache.fluss.row.decode.CompactedRowDecoder;
+import org.apache.fluss.row.encode.CompactedRowEncoder;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -112,6 +125,45 @@ class PrimaryKeyWriteTest {
             commit(columnar, columnarFiles);
             commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
             assertSameContent(columnar, viaPaimon, changes.size());
+        }
+    }
+
+    /**
+     * KV-snapshot rows as Fluss's snapshot scanner hands them out (a {@link CompactedRow} over its own value
+     * array, after the schema id; a row of an older schema projected onto the current one) of every column type
+     * the columnar write covers, with nulls in every nullable column, empty strings and bytes, a string longer
+     * than a buffer page, multi-byte strings and each type's extremes: the same files' metadata, merged rows
+     * and changelog as Paimon's own writer.
+     */
+    @Test
+    void kvSnapshotRowsOfEveryColumnTypeMatchPaimonsOwnWriter() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable columnar = createEveryType(lakeTables, "every_type_columnar");
+            FileStoreTable viaPaimon = createEveryType(lakeTables, "every_type_paimon");
+            assertThat(ParquetKeyValueWriter.unsupportedReason(columnar)).isNull();
+            List<BucketRecord> snapshot = new ArrayList<>();
+            for (int region = 0; region < REGIONS.length; region++) {
+                for (int bucket = 0; bucket < BUCKETS; bucket++) {
+                    for (int i = 0; i < 300; i++) {
+                        snapshot.add(EveryType.snapshotRecord(region, bucket, region * 1_000_000L + bucket * 100_000L + i));
+                    }
+                }
+            }
+            List<CommitMessage> columnarFiles = writeColumnar(columnar, snapshot);
+            List<CommitMessage> paimonFiles = writeWithPaimon(viaPaimon, snapshot);
+            assertSameFileMetadata(columnarFiles, paimonFiles);
+            commit(columnar, columnarFiles);
+            commit(viaPaimon, paimonFiles);
+
+            List<List<Object>> merged = read(columnar, false);
+            assertThat(merged).hasSize(snapshot.size()).containsExactlyElementsOf(read(viaPaimon, false));
+            int text = columnar.rowType().getFieldIndex("text") + 1;
+            assertThat(merged).anySatisfy(row -> assertThat(row.subList(3, text + 1)).containsOnlyNulls());
+            assertThat(merged).anySatisfy(row -> assertThat((String) row.get(text)).hasSize(EveryType.LONG_STRING));
+            assertThat(merged).anySatisfy(row -> assertThat(row.get(text)).isEqualTo(""));
+            assertThat(merged).anySatisfy(row -> assertThat(row.get(text)).isEqualTo(Long.MAX_VALUE + " ü€"));
+            assertThat(read(columnar, true)).hasSize(snapshot.size()).containsExactlyElementsOf(read(viaPaimon, true));
         }
     }
 
@@ -261,6 +313,24 @@ class PrimaryKeyWriteTest {
         return lakeTables.load(TablePath.of("lake", name));
     }
 
+    private static FileStoreTable createEveryType(LakeTables lakeTables, String name) throws Exception {
+        Schema.Builder builder = Schema.newBuilder();
+        for (int i = 0; i < EveryType.NAMES.length; i++) {
+            builder.column(EveryType.NAMES[i], EveryType.PAIMON_TYPES[i]);
+        }
+        Schema schema = builder.column("__bucket", DataTypes.INT())
+                .column("__offset", DataTypes.BIGINT())
+                .column("__timestamp", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                .primaryKey("region", "id")
+                .partitionKeys("region")
+                .option("bucket", Integer.toString(BUCKETS))
+                .option("changelog-producer", "input")
+                .option("file.format", "parquet")
+                .build();
+        lakeTables.catalog().createTable(Identifier.create("lake", name), schema, false);
+        return lakeTables.load(TablePath.of("lake", name));
+    }
+
     /**
      * Per region and bucket: {@code keys} keys inserted, every 2nd updated (every 6th to a null name), every 5th deleted,
      * every 10th inserted again; offsets count per bucket as in a Fluss log.
@@ -312,9 +382,16 @@ class PrimaryKeyWriteTest {
     }
 
     private static List<CommitMessage> writeColumnar(FileStoreTable table, List<Change> changes) throws Exception {
+        return writeColumnar(table, changes.stream()
+                .map(c -> new BucketRecord(c.region, c.bucket, c.flussRecord(), c.paimonRow()))
+                .toList());
+    }
+
+    private static List<CommitMessage> writeColumnar(FileStoreTable table, Collection<BucketRecord> records)
+            throws Exception {
         try (ParquetKeyValueWriter writer = new ParquetKeyValueWriter(table)) {
-            for (Change change : changes) {
-                writer.write(new TableBucket(1, (long) change.region, change.bucket), change.flussRecord());
+            for (BucketRecord record : records) {
+                writer.write(new TableBucket(1, (long) record.region, record.bucket), record.flussRecord);
             }
             return writer.complete();
         }
@@ -322,14 +399,24 @@ class PrimaryKeyWriteTest {
 
     private static List<CommitMessage> writeWithPaimon(FileStoreTable table, List<Change> changes)
             throws Exception {
+        return writeWithPaimon(table, changes.stream()
+                .map(c -> new BucketRecord(c.region, c.bucket, c.flussRecord(), c.paimonRow()))
+                .toList());
+    }
+
+    private static List<CommitMessage> writeWithPaimon(FileStoreTable table, Collection<BucketRecord> records)
+            throws Exception {
         BatchWriteBuilder builder = table.copy(Map.of("write-only", "true")).newBatchWriteBuilder();
         try (BatchTableWrite write = builder.newWrite()) {
-            for (Change change : changes) {
-                write.write(change.paimonRow(), change.bucket);
+            for (BucketRecord record : records) {
+                write.write(record.paimonRow, record.bucket);
             }
             return write.prepareCommit();
         }
     }
+
+    /** One record for both writers: as the Fluss record the tiering reads and as the row Paimon's writer takes. */
+    private record BucketRecord(int region, int bucket, LogRecord flussRecord, GenericRow paimonRow) {}
 
     private static void commit(FileStoreTable table, List<CommitMessage> messages) throws Exception {
         try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
@@ -369,15 +456,155 @@ class PrimaryKeyWriteTest {
                 values.add(row.getRowKind().shortString());
                 for (InternalRow.FieldGetter getter : getters) {
                     Object value = getter.getFieldOrNull(row);
-                    values.add(value instanceof org.apache.paimon.data.BinaryString ? value.toString() : value);
+                    values.add(value instanceof org.apache.paimon.data.BinaryString
+                            ? value.toString()
+                            : value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
                 }
                 rows.add(values);
             });
         }
-        rows.sort(Comparator.<List<Object>, String>comparing(r -> (String) r.get(3))
-                .thenComparingInt(r -> (Integer) r.get(5))
-                .thenComparingLong(r -> (Long) r.get(6)));
+        // Row kind first, then the columns: by region, bucket, offset and id.
+        int region = source.rowType().getFieldIndex("region") + 1;
+        int bucket = source.rowType().getFieldIndex("__bucket") + 1;
+        int offset = source.rowType().getFieldIndex("__offset") + 1;
+        int id = source.rowType().getFieldIndex("id") + 1;
+        rows.sort(Comparator.<List<Object>, String>comparing(r -> (String) r.get(region))
+                .thenComparingInt(r -> (Integer) r.get(bucket))
+                .thenComparingLong(r -> (Long) r.get(offset))
+                .thenComparingLong(r -> (Long) r.get(id)));
         return rows;
+    }
+
+    /** The columns of every type the columnar write covers, and the KV-snapshot rows of them. */
+    private static final class EveryType {
+        static final String[] NAMES = {
+            "id", "region", "flag", "tiny", "small", "num", "day", "clock", "big", "ratio", "score", "code", "tag",
+            "blob", "small_dec", "dec", "wide_dec", "ts3", "ts6", "ltz3", "ltz6", "text"
+        };
+        static final org.apache.paimon.types.DataType[] PAIMON_TYPES = {
+            DataTypes.BIGINT().notNull(), DataTypes.STRING().notNull(), DataTypes.BOOLEAN(), DataTypes.TINYINT(),
+            DataTypes.SMALLINT(), DataTypes.INT(), DataTypes.DATE(), DataTypes.TIME(), DataTypes.BIGINT(),
+            DataTypes.FLOAT(), DataTypes.DOUBLE(), DataTypes.CHAR(5), DataTypes.BINARY(4), DataTypes.BYTES(),
+            DataTypes.DECIMAL(9, 2), DataTypes.DECIMAL(18, 4), DataTypes.DECIMAL(38, 10), DataTypes.TIMESTAMP(3),
+            DataTypes.TIMESTAMP(6), DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3),
+            DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6), DataTypes.STRING()
+        };
+        static final org.apache.fluss.types.DataType[] FLUSS_TYPES = {
+            org.apache.fluss.types.DataTypes.BIGINT().copy(false), org.apache.fluss.types.DataTypes.STRING().copy(false), org.apache.fluss.types.DataTypes.BOOLEAN(), org.apache.fluss.types.DataTypes.TINYINT(),
+            org.apache.fluss.types.DataTypes.SMALLINT(), org.apache.fluss.types.DataTypes.INT(), org.apache.fluss.types.DataTypes.DATE(), org.apache.fluss.types.DataTypes.TIME(), org.apache.fluss.types.DataTypes.BIGINT(),
+            org.apache.fluss.types.DataTypes.FLOAT(), org.apache.fluss.types.DataTypes.DOUBLE(), org.apache.fluss.types.DataTypes.CHAR(5), org.apache.fluss.types.DataTypes.BINARY(4), org.apache.fluss.types.DataTypes.BYTES(),
+            org.apache.fluss.types.DataTypes.DECIMAL(9, 2), org.apache.fluss.types.DataTypes.DECIMAL(18, 4), org.apache.fluss.types.DataTypes.DECIMAL(38, 10), org.apache.fluss.types.DataTypes.TIMESTAMP(3),
+            org.apache.fluss.types.DataTypes.TIMESTAMP(6), org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(3), org.apache.fluss.types.DataTypes.TIMESTAMP_LTZ(6), org.apache.fluss.types.DataTypes.STRING()
+        };
+        /** Longer than a column buffer's page (1 MB): the value gets a page of its own. */
+        static final int LONG_STRING = 1_500_000;
+        private static final short SCHEMA_ID = 1;
+
+        /**
+         * Row {@code id} of the snapshot as the scanner returns it: by {@code id % 7}, ordinary values, each
+         * type's maximum, its minimum, null in every nullable column, empty strings and bytes and zeros, a
+         * string longer than a page or a multi-byte one, or a row of the schema before {@code text} was added.
+         */
+        static BucketRecord snapshotRecord(int region, int bucket, long id) {
+            int variant = (int) (id % 7);
+            Object[] values = values(REGIONS[region], id, variant);
+            org.apache.fluss.row.InternalRow row;
+            if (variant == 6) {
+                // An older schema without the last column, projected onto the current one (its value null).
+                values[values.length - 1] = null;
+                int[] mapping = new int[values.length];
+                for (int i = 0; i < mapping.length; i++) {
+                    mapping[i] = i < mapping.length - 1 ? i : ProjectedRow.UNEXIST_MAPPING;
+                }
+                row = ProjectedRow.from(mapping).replaceRow(compacted(
+                        Arrays.copyOf(FLUSS_TYPES, FLUSS_TYPES.length - 1), Arrays.copyOf(values, values.length - 1)));
+            } else {
+                row = compacted(FLUSS_TYPES, values);
+            }
+            Object[] paimon = new Object[values.length + 3];
+            for (int i = 0; i < values.length; i++) {
+                paimon[i] = toPaimon(values[i]);
+            }
+            // A KV-snapshot record has no offset or timestamp: -1 for both, as Fluss's ScanRecord gives them.
+            paimon[values.length] = bucket;
+            paimon[values.length + 1] = -1L;
+            paimon[values.length + 2] = Timestamp.fromEpochMillis(-1L);
+            return new BucketRecord(region, bucket, new ScanRecord(row), GenericRow.of(paimon));
+        }
+
+        private static Object[] values(String region, long id, int variant) {
+            Object[] values = new Object[NAMES.length];
+            values[0] = id;
+            values[1] = BinaryString.fromString(region);
+            switch (variant) {
+                case 0, 5 -> fill(values, true, (byte) id, (short) id, (int) id, 19_000 + (int) (id % 1000),
+                        (int) (id % 86_400_000), id * 31, id / 7f, id / 3d, "c" + (id % 10_000),
+                        new byte[] {1, 2, 3, (byte) id}, ("b" + id).getBytes(StandardCharsets.UTF_8),
+                        BigDecimal.valueOf(id, 2), BigDecimal.valueOf(-id, 4), new BigDecimal(id + ".0123456789"),
+                        1_700_000_000_000L + id, 1_700_000_000_000L - id, 123_000,
+                        variant == 0 ? "text " + id : id % 100_000 == 5 ? "x".repeat(LONG_STRING) : Long.MAX_VALUE + " ü€");
+                case 1 -> fill(values, true, Byte.MAX_VALUE, Short.MAX_VALUE, Integer.MAX_VALUE, 2_932_896,
+                        86_399_999, Long.MAX_VALUE, Float.MAX_VALUE, Double.MAX_VALUE, "zzzzz",
+                        new byte[] {-1, -1, -1, -1}, new byte[] {-1, 127, -128},
+                        new BigDecimal("9999999.99"), new BigDecimal("99999999999999.9999"),
+                        new BigDecimal("9999999999999999999999999999.9999999999"), 253_402_300_799_999L,
+                        253_402_300_799_999L, 999_000, "\uffff\uffff");
+                case 2 -> fill(values, false, Byte.MIN_VALUE, Short.MIN_VALUE, Integer.MIN_VALUE, -719_162, 0,
+                        Long.MIN_VALUE, -Float.MAX_VALUE, -Double.MAX_VALUE, "     ", new byte[] {0, 0, 0, 0},
+                        new byte[] {0}, new BigDecimal("-9999999.99"), new BigDecimal("-99999999999999.9999"),
+                        new BigDecimal("-9999999999999999999999999999.9999999999"), -62_135_596_800_000L,
+                        -62_135_596_800_000L, 0, "\u0000");
+                case 4 -> fill(values, false, (byte) 0, (short) 0, 0, 0, 0, 0L, 0f, 0d, "", new byte[4], new byte[0],
+                        BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, 0L, 0L, 0, "");
+                default -> {} // 3 and 6: null in every nullable column
+            }
+            return values;
+        }
+
+        private static void fill(Object[] values, boolean flag, byte tiny, short small, int num, int day, int clock,
+                long big, float ratio, double score, String code, byte[] tag, byte[] blob, BigDecimal smallDec,
+                BigDecimal dec, BigDecimal wideDec, long millis, long ltzMillis, int nanoOfMilli, String text) {
+            Object[] filled = {
+                flag, tiny, small, num, day, clock, big, ratio, score, BinaryString.fromString(code), tag, blob,
+                Decimal.fromBigDecimal(smallDec, 9, 2), Decimal.fromBigDecimal(dec, 18, 4),
+                Decimal.fromBigDecimal(wideDec, 38, 10), TimestampNtz.fromMillis(millis),
+                TimestampNtz.fromMillis(millis, nanoOfMilli), TimestampLtz.fromEpochMillis(ltzMillis),
+                TimestampLtz.fromEpochMillis(ltzMillis, nanoOfMilli), BinaryString.fromString(text)
+            };
+            System.arraycopy(filled, 0, values, 2, filled.length);
+        }
+
+        /** The row as Fluss's KV store holds it: a schema id, then the compacted row, in an array of its own. */
+        private static CompactedRow compacted(org.apache.fluss.types.DataType[] types, Object[] values) {
+            CompactedRowEncoder encoder = new CompactedRowEncoder(types);
+            encoder.startNewRow();
+            for (int i = 0; i < values.length; i++) {
+                encoder.encodeField(i, values[i]);
+            }
+            CompactedRow encoded = encoder.finishRow();
+            byte[] value = new byte[2 + encoded.getSizeInBytes()];
+            MemorySegment segment = MemorySegment.wrap(value);
+            segment.putShort(0, SCHEMA_ID);
+            encoded.copyTo(value, 2);
+            return new CompactedRowDecoder(types).decode(segment, 2, encoded.getSizeInBytes());
+        }
+
+        private static Object toPaimon(Object value) {
+            if (value instanceof BinaryString string) {
+                return org.apache.paimon.data.BinaryString.fromString(string.toString());
+            }
+            if (value instanceof Decimal decimal) {
+                return org.apache.paimon.data.Decimal.fromBigDecimal(
+                        decimal.toBigDecimal(), decimal.precision(), decimal.scale());
+            }
+            if (value instanceof TimestampNtz ntz) {
+                return Timestamp.fromEpochMillis(ntz.getMillisecond(), ntz.getNanoOfMillisecond());
+            }
+            if (value instanceof TimestampLtz ltz) {
+                return Timestamp.fromEpochMillis(ltz.getEpochMillisecond(), ltz.getNanoOfMillisecond());
+            }
+            return value;
+        }
     }
 
     /** One Fluss log record of the test changelog. */

@@ -2,12 +2,15 @@ package io.lakesync.tiering.columnar.write;
 
 import java.util.Arrays;
 import java.util.stream.IntStream;
+import javax.annotation.Nullable;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.compacted.CompactedRow;
 import org.apache.paimon.shade.org.apache.parquet.column.ColumnWriter;
 import org.apache.paimon.shade.org.apache.parquet.schema.MessageType;
 import org.apache.paimon.shade.org.apache.parquet.schema.Type;
 import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
 
 /**
  * The records of one Paimon bucket of a primary-key table since its last flush, copied column by column into
@@ -29,15 +32,18 @@ final class ChangelogBuffer {
     private final ValueEncoder[] encoders;
     private final int businessFields;
     private final boolean timestampMicros;
+    /** The one-pass copy of KV-snapshot rows; null when a column type has none (the getters serve). */
+    private final @Nullable CompactedRowColumns compactedRows;
     private byte[] kinds = new byte[1024];
     private int rows;
 
     /**
      * {@code schema}: the table's columns (business columns, then {@code __bucket}, {@code __offset},
-     * {@code __timestamp}); {@code encoders}: one per business column; {@code keyColumns}: the positions of
+     * {@code __timestamp}); {@code encoders}: one per business column, of {@code businessType}; {@code keyColumns}: the positions of
      * Paimon's key (the primary key without partition columns) among the table's columns.
      */
-    ChangelogBuffer(MessageType schema, ValueEncoder[] encoders, boolean timestampMicros, int[] keyColumns) {
+    ChangelogBuffer(
+            MessageType schema, ValueEncoder[] encoders, RowType businessType, boolean timestampMicros, int[] keyColumns) {
         this.schema = schema;
         this.values = new ColumnBuffer[schema.getFieldCount()];
         for (int i = 0; i < values.length; i++) {
@@ -47,6 +53,7 @@ final class ChangelogBuffer {
         this.businessFields = encoders.length;
         this.timestampMicros = timestampMicros;
         this.keyColumns = keyColumns;
+        this.compactedRows = CompactedRowColumns.of(businessType);
         this.requiredColumns = IntStream.range(0, businessFields)
                 .filter(i -> schema.getType(i).isRepetition(Type.Repetition.REQUIRED))
                 .toArray();
@@ -68,11 +75,15 @@ final class ChangelogBuffer {
                         + " holds null.");
             }
         }
-        for (int i = 0; i < businessFields; i++) {
-            if (i >= present || row.isNullAt(i)) {
-                values[i].writeNull(0, 0);
-            } else {
-                encoders[i].write(row, i, values[i], 1);
+        if (compactedRows != null && compactedRows.accepts(row)) {
+            compactedRows.copy((CompactedRow) row, values);
+        } else {
+            for (int i = 0; i < businessFields; i++) {
+                if (i >= present || row.isNullAt(i)) {
+                    values[i].writeNull(0, 0);
+                } else {
+                    encoders[i].write(row, i, values[i], 1);
+                }
             }
         }
         values[businessFields].write(bucket, 0, 1);

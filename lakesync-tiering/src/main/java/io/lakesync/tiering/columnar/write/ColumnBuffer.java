@@ -140,6 +140,11 @@ abstract class ColumnBuffer implements ColumnWriter {
         throw unexpected("float");
     }
 
+    /** Appends a BINARY value copied from {@code source[offset, offset + length)}, without a {@link Binary}. */
+    void writeBytes(byte[] source, int offset, int length) {
+        throw unexpected("binary");
+    }
+
     @Override
     public void write(double value, int repetitionLevel, int definitionLevel) {
         throw unexpected("double");
@@ -329,6 +334,13 @@ abstract class ColumnBuffer implements ColumnWriter {
             int length = value.length();
             int offset = reserve(length);
             value.toByteBuffer().get(page, offset, length);
+        }
+
+        @Override
+        void writeBytes(byte[] source, int offset, int length) {
+            ensureRoom(lengths.length);
+            int at = reserve(length);
+            System.arraycopy(source, offset, page, at, length);
         }
 
         /** Appends row {@code size}: the value's room at the end of the last page; returns its offset there. */

@@ -52,6 +52,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     private final String tableName;
     private final MessageType valueSchema;
     private final ValueEncoder[] encoders;
+    private final RowType businessType;
     private final boolean timestampMicros;
     private final int[] keyColumns;
     private final KeyValueFile.Layout layout;
@@ -72,6 +73,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         RowType valueType = table.rowType();
         this.valueSchema = ParquetSchemaConverter.convertToParquetMessageType(valueType);
         this.encoders = ParquetAppendWriter.encoders(valueType, valueSchema);
+        this.businessType = new RowType(valueType.getFields().subList(0, encoders.length));
         this.timestampMicros = DataTypeChecks.getPrecision(valueType.getTypeAt(valueType.getFieldCount() - 1)) > 3;
         RowType keyType = keyType(table);
         this.keyColumns = new int[keyType.getFieldCount()];
@@ -251,7 +253,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
             this.partition = partition;
             this.paimonBucket = paimonBucket;
             this.files = new KeyValueFile.Target(layout, partition, paimonBucket);
-            this.buffer = new ChangelogBuffer(valueSchema, encoders, timestampMicros, keyColumns);
+            this.buffer = new ChangelogBuffer(valueSchema, encoders, businessType, timestampMicros, keyColumns);
             this.nextSequence = RestoredSequence.maxSequence(table, partition, paimonBucket) + 1;
         }
 

@@ -95,17 +95,21 @@ interface ValueEncoder {
             return null;
         }
         int width = ParquetSchemaConverter.computeMinBytesForDecimalPrecision(precision);
-        return (row, pos, out, dl) -> {
-            byte[] unscaled = row.getDecimal(pos, precision, scale).toUnscaledBytes();
-            byte[] fixed = unscaled;
-            if (unscaled.length != width) {
-                // Sign-extended to the column's fixed width, as big-endian two's complement.
-                fixed = new byte[width];
-                Arrays.fill(fixed, 0, width - unscaled.length, unscaled[0] < 0 ? (byte) -1 : 0);
-                System.arraycopy(unscaled, 0, fixed, width - unscaled.length, unscaled.length);
-            }
-            out.write(Binary.fromConstantByteArray(fixed), 0, dl);
-        };
+        return (row, pos, out, dl) -> out.write(
+                Binary.fromConstantByteArray(fixedWidth(row.getDecimal(pos, precision, scale).toUnscaledBytes(), width)),
+                0,
+                dl);
+    }
+
+    /** A decimal's unscaled big-endian two's complement bytes, sign-extended to the column's fixed width. */
+    static byte[] fixedWidth(byte[] unscaled, int width) {
+        if (unscaled.length == width) {
+            return unscaled;
+        }
+        byte[] fixed = new byte[width];
+        Arrays.fill(fixed, 0, width - unscaled.length, unscaled[0] < 0 ? (byte) -1 : 0);
+        System.arraycopy(unscaled, 0, fixed, width - unscaled.length, unscaled.length);
+        return fixed;
     }
 
     private static @Nullable ValueEncoder timestamp(int precision, PrimitiveTypeName physical, boolean localZoned) {
@@ -126,7 +130,7 @@ interface ValueEncoder {
     }
 
     /** Epoch microseconds as Paimon's {@code Timestamp#toMicros} computes them. */
-    private static long micros(long epochMillis, int nanoOfMillis) {
+    static long micros(long epochMillis, int nanoOfMillis) {
         return Math.multiplyExact(epochMillis, 1000L) + nanoOfMillis / 1000;
     }
 }
