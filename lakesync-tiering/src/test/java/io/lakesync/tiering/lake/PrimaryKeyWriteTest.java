@@ -146,7 +146,7 @@ class PrimaryKeyWriteTest {
             for (int region = 0; region < REGIONS.length; region++) {
                 for (int bucket = 0; bucket < BUCKETS; bucket++) {
                     for (int i = 0; i < 300; i++) {
-                        snapshot.add(EveryType.snapshotRecord(region, bucket, region * 1_000_000L + bucket * 100_000L + i));
+                        snapshot.add(EveryType.snapshotRecord(region, bucket, i));
                     }
                 }
             }
@@ -501,20 +501,25 @@ class PrimaryKeyWriteTest {
         private static final short SCHEMA_ID = 1;
 
         /**
-         * Row {@code id} of the snapshot as the scanner returns it: by {@code id % 7}, ordinary values, each
+         * Row {@code i} of a bucket's snapshot as the scanner returns it: by {@code i % 7}, ordinary values, each
          * type's maximum, its minimum, null in every nullable column, empty strings and bytes and zeros, a
          * string longer than a page or a multi-byte one, or a row of the schema before {@code text} was added.
+         * In the first region the maxima and minima rows hold the extreme keys too, so their buckets' keys span
+         * more than 2^32 (the other region's do not: both ways of sorting a numeric key are taken).
          */
-        static BucketRecord snapshotRecord(int region, int bucket, long id) {
-            int variant = (int) (id % 7);
+        static BucketRecord snapshotRecord(int region, int bucket, int i) {
+            int variant = i % 7;
+            long id = region == 0 && variant == 1 ? Long.MAX_VALUE - i
+                    : region == 0 && variant == 2 ? Long.MIN_VALUE + i
+                    : region * 1_000_000L + bucket * 100_000L + i;
             Object[] values = values(REGIONS[region], id, variant);
             org.apache.fluss.row.InternalRow row;
             if (variant == 6) {
                 // An older schema without the last column, projected onto the current one (its value null).
                 values[values.length - 1] = null;
                 int[] mapping = new int[values.length];
-                for (int i = 0; i < mapping.length; i++) {
-                    mapping[i] = i < mapping.length - 1 ? i : ProjectedRow.UNEXIST_MAPPING;
+                for (int column = 0; column < mapping.length; column++) {
+                    mapping[column] = column < mapping.length - 1 ? column : ProjectedRow.UNEXIST_MAPPING;
                 }
                 row = ProjectedRow.from(mapping).replaceRow(compacted(
                         Arrays.copyOf(FLUSS_TYPES, FLUSS_TYPES.length - 1), Arrays.copyOf(values, values.length - 1)));
@@ -522,8 +527,8 @@ class PrimaryKeyWriteTest {
                 row = compacted(FLUSS_TYPES, values);
             }
             Object[] paimon = new Object[values.length + 3];
-            for (int i = 0; i < values.length; i++) {
-                paimon[i] = toPaimon(values[i]);
+            for (int column = 0; column < values.length; column++) {
+                paimon[column] = toPaimon(values[column]);
             }
             // A KV-snapshot record has no offset or timestamp: -1 for both, as Fluss's ScanRecord gives them.
             paimon[values.length] = bucket;
@@ -542,7 +547,7 @@ class PrimaryKeyWriteTest {
                         new byte[] {1, 2, 3, (byte) id}, ("b" + id).getBytes(StandardCharsets.UTF_8),
                         BigDecimal.valueOf(id, 2), BigDecimal.valueOf(-id, 4), new BigDecimal(id + ".0123456789"),
                         1_700_000_000_000L + id, 1_700_000_000_000L - id, 123_000,
-                        variant == 0 ? "text " + id : id % 100_000 == 5 ? "x".repeat(LONG_STRING) : Long.MAX_VALUE + " ü€");
+                        variant == 0 ? "text " + id : id % 100_000 == 5 && id > 0 ? "x".repeat(LONG_STRING) : Long.MAX_VALUE + " ü€");
                 case 1 -> fill(values, true, Byte.MAX_VALUE, Short.MAX_VALUE, Integer.MAX_VALUE, 2_932_896,
                         86_399_999, Long.MAX_VALUE, Float.MAX_VALUE, Double.MAX_VALUE, "zzzzz",
                         new byte[] {-1, -1, -1, -1}, new byte[] {-1, 127, -128},

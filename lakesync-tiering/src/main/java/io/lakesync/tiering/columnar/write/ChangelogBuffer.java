@@ -140,11 +140,14 @@ final class ChangelogBuffer {
      * call no longer hold.
      */
     int[] sortByKey() {
-        int[] order = new int[rows];
-        for (int i = 0; i < rows; i++) {
-            order[i] = i;
+        int[] order = keyColumns.length == 1 ? values[keyColumns[0]].sortedRows() : null;
+        if (order == null) {
+            order = new int[rows];
+            for (int i = 0; i < rows; i++) {
+                order[i] = i;
+            }
+            mergeSort(order, Arrays.copyOf(order, rows), 0, rows);
         }
-        mergeSort(order, Arrays.copyOf(order, rows), 0, rows);
         for (ColumnBuffer value : values) {
             value.reorder(order);
         }

@@ -3,6 +3,8 @@ package io.lakesync.tiering.columnar.write;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntToLongFunction;
+import javax.annotation.Nullable;
 import org.apache.paimon.shade.org.apache.parquet.column.ColumnWriter;
 import org.apache.paimon.shade.org.apache.parquet.io.api.Binary;
 import org.apache.paimon.shade.org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -56,6 +58,45 @@ abstract class ColumnBuffer implements ColumnWriter {
 
     /** Compares two non-null values in the order Paimon's key comparator gives their logical values. */
     abstract int compare(int left, int right);
+
+    /**
+     * The rows in the order of {@link #compare}, rows of equal values in row order (a stable sort), or null when
+     * this column leaves the sort to {@link #compare}.
+     */
+    @Nullable
+    int[] sortedRows() {
+        return null;
+    }
+
+    /**
+     * {@link #sortedRows} of whole numbers: when their values span less than 2^32, each row is packed with its
+     * value's distance from the smallest into one long and the longs are sorted as primitives, far cheaper than
+     * sorting row numbers through {@link #compare} (which reads the values at random). The row number in the low
+     * bits makes equal values keep row order. Null for a wider span.
+     */
+    protected final @Nullable int[] sortedByNumber(IntToLongFunction value) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int row = 0; row < size; row++) {
+            long v = value.applyAsLong(row);
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+        }
+        if (size > 0 && Long.compareUnsigned(max - min, 1L << 32) >= 0) {
+            return null;
+        }
+        long[] packed = new long[size];
+        for (int row = 0; row < size; row++) {
+            // The distance shifted into [-2^31, 2^31), so that signed order of the longs is the values' order.
+            packed[row] = ((value.applyAsLong(row) - min - (1L << 31)) << 32) | row;
+        }
+        Arrays.sort(packed);
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = (int) packed[i];
+        }
+        return order;
+    }
 
     /** Bytes held, capacity included. */
     long memory() {
@@ -210,6 +251,12 @@ abstract class ColumnBuffer implements ColumnWriter {
         }
 
         @Override
+        @Nullable
+        int[] sortedRows() {
+            return physical == PrimitiveTypeName.FLOAT ? null : sortedByNumber(row -> values[row]);
+        }
+
+        @Override
         protected void reorderValues(int[] order) {
             int[] sorted = new int[values.length];
             for (int i = 0; i < order.length; i++) {
@@ -279,6 +326,12 @@ abstract class ColumnBuffer implements ColumnWriter {
         @Override
         int compare(int left, int right) {
             return Long.compare(values[left], values[right]);
+        }
+
+        @Override
+        @Nullable
+        int[] sortedRows() {
+            return doubles ? null : sortedByNumber(row -> values[row]);
         }
 
         @Override
