@@ -39,11 +39,16 @@ final class ChangelogBuffer {
 
     /**
      * {@code schema}: the table's columns (business columns, then {@code __bucket}, {@code __offset},
-     * {@code __timestamp}); {@code encoders}: one per business column, of {@code businessType}; {@code keyColumns}: the positions of
-     * Paimon's key (the primary key without partition columns) among the table's columns.
+     * {@code __timestamp}); {@code encoders}: one per business column, of {@code businessType};
+     * {@code keyColumns}: the positions of Paimon's key (the primary key without partition columns) among the
+     * table's columns.
      */
     ChangelogBuffer(
-            MessageType schema, ValueEncoder[] encoders, RowType businessType, boolean timestampMicros, int[] keyColumns) {
+            MessageType schema,
+            ValueEncoder[] encoders,
+            RowType businessType,
+            boolean timestampMicros,
+            int[] keyColumns) {
         this.schema = schema;
         this.values = new ColumnBuffer[schema.getFieldCount()];
         for (int i = 0; i < values.length; i++) {

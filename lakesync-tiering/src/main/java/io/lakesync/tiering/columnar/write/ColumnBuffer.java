@@ -181,14 +181,14 @@ abstract class ColumnBuffer implements ColumnWriter {
         throw unexpected("float");
     }
 
-    /** Appends a BINARY value copied from {@code source[offset, offset + length)}, without a {@link Binary}. */
-    void writeBytes(byte[] source, int offset, int length) {
-        throw unexpected("binary");
-    }
-
     @Override
     public void write(double value, int repetitionLevel, int definitionLevel) {
         throw unexpected("double");
+    }
+
+    /** Appends a BINARY value copied from {@code source[offset, offset + length)}, without a {@link Binary}. */
+    void writeBytes(byte[] source, int offset, int length) {
+        throw unexpected("binary");
     }
 
     @Override

@@ -84,8 +84,8 @@ final class CompactedRowColumns {
                 out.writeBytes(bytes, 0, bytes.length);
             };
             case DECIMAL -> decimal(DataTypeChecks.getPrecision(type), DataTypeChecks.getScale(type));
-            case TIMESTAMP_WITHOUT_TIME_ZONE -> timestampNtz(DataTypeChecks.getPrecision(type));
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> timestampLtz(DataTypeChecks.getPrecision(type));
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> timestamp(DataTypeChecks.getPrecision(type), false);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> timestamp(DataTypeChecks.getPrecision(type), true);
             default -> null;
         };
     }
@@ -115,29 +115,25 @@ final class CompactedRowColumns {
         };
     }
 
-    private static @Nullable FieldCopier timestampNtz(int precision) {
+    /** Epoch milliseconds (precision up to 3) or microseconds (up to 6), as the {@link ValueEncoder} stores them. */
+    private static @Nullable FieldCopier timestamp(int precision, boolean localZoned) {
         if (precision > 6) {
             return null;
         }
         boolean millis = precision <= 3;
         return (reader, out) -> {
-            TimestampNtz value = reader.readTimestampNtz(precision);
-            out.write(millis
-                    ? value.getMillisecond()
-                    : ValueEncoder.micros(value.getMillisecond(), value.getNanoOfMillisecond()), 0, 1);
-        };
-    }
-
-    private static @Nullable FieldCopier timestampLtz(int precision) {
-        if (precision > 6) {
-            return null;
-        }
-        boolean millis = precision <= 3;
-        return (reader, out) -> {
-            TimestampLtz value = reader.readTimestampLtz(precision);
-            out.write(millis
-                    ? value.getEpochMillisecond()
-                    : ValueEncoder.micros(value.getEpochMillisecond(), value.getNanoOfMillisecond()), 0, 1);
+            long epochMillis;
+            int nanoOfMillis;
+            if (localZoned) {
+                TimestampLtz value = reader.readTimestampLtz(precision);
+                epochMillis = value.getEpochMillisecond();
+                nanoOfMillis = value.getNanoOfMillisecond();
+            } else {
+                TimestampNtz value = reader.readTimestampNtz(precision);
+                epochMillis = value.getMillisecond();
+                nanoOfMillis = value.getNanoOfMillisecond();
+            }
+            out.write(millis ? epochMillis : ValueEncoder.micros(epochMillis, nanoOfMillis), 0, 1);
         };
     }
 }

@@ -95,10 +95,10 @@ interface ValueEncoder {
             return null;
         }
         int width = ParquetSchemaConverter.computeMinBytesForDecimalPrecision(precision);
-        return (row, pos, out, dl) -> out.write(
-                Binary.fromConstantByteArray(fixedWidth(row.getDecimal(pos, precision, scale).toUnscaledBytes(), width)),
-                0,
-                dl);
+        return (row, pos, out, dl) -> {
+            byte[] unscaled = row.getDecimal(pos, precision, scale).toUnscaledBytes();
+            out.write(Binary.fromConstantByteArray(fixedWidth(unscaled, width)), 0, dl);
+        };
     }
 
     /** A decimal's unscaled big-endian two's complement bytes, sign-extended to the column's fixed width. */
