@@ -99,7 +99,8 @@ class SchemaEvolutionTest extends TieringTestBase {
         upsert(keyed, rows(0, 100, null, null), false);
         admin.alterTable(
                         keyed,
-                        List.of(TableChange.addColumn("extra", DataTypes.INT(), null, TableChange.ColumnPosition.last())),
+                        List.of(TableChange.addColumn(
+                                "extra", DataTypes.INT(), null, TableChange.ColumnPosition.last())),
                         false)
                 .get();
         upsert(keyed, rows(50, 150, null, 8), false);
