@@ -9,7 +9,6 @@ import org.apache.fluss.metadata.SchemaGetter;
 import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
-import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.record.LogRecordBatch;
 import org.apache.fluss.record.LogRecordReadContext;
 import org.apache.fluss.record.MemoryLogRecords;
@@ -21,11 +20,11 @@ import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.RootAllocator;
 import org.apache.fluss.shaded.netty4.io.netty.buffer.ByteBuf;
 import org.apache.fluss.types.RowType;
-import org.apache.fluss.utils.CloseableIterator;
 
 /**
- * Arrow log batches built in memory, as a Fluss writer builds them (uncompressed), and handed out again record by
- * record as the columnar reader hands out fetched ones: as {@link ArrowBatchRecord}s over the decoded vectors.
+ * Arrow log batches built in memory, as a Fluss writer builds them (uncompressed), and handed out again as the
+ * columnar reader hands out a log table's fetched ones ({@link BatchConsumer}): as {@link ArrowBatchRecord}s over
+ * the decoded vectors, or as {@link ArrowAppendRange}s to an {@link AppendRangeSink}.
  * For measuring and testing the columnar write without a cluster (the benchmark's encoding floor). The records
  * of one decoded batch are valid until the next batch is decoded. Not thread-safe.
  */
@@ -38,12 +37,13 @@ public final class InMemoryArrowBatches implements AutoCloseable {
     private final BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE);
     private final ArrowWriterPool writers = new ArrowWriterPool(allocator);
     private final LogRecordReadContext readContext;
-    private final ArrowBatchRecord view = new ArrowBatchRecord();
+    private final BatchConsumer consumer;
 
     public InMemoryArrowBatches(RowType rowType) {
         this.rowType = rowType;
         this.readContext = LogRecordReadContext.createArrowReadContext(
                 rowType, SCHEMA_ID, new FixedSchema(Schema.newBuilder().fromRowType(rowType).build()));
+        this.consumer = new BatchConsumer(rowType, false, true);
     }
 
     /** One Arrow log batch of the rows, its records at offsets from {@code baseOffset}. */
@@ -64,18 +64,13 @@ public final class InMemoryArrowBatches implements AutoCloseable {
         }
     }
 
-    /** Decodes a batch of {@link #encode} and hands each of its records to the sink, as Fluss bucket {@code bucket}. */
+    /**
+     * Decodes a batch of {@link #encode} and hands its records to the sink, as Fluss bucket {@code bucket}, as the
+     * columnar reader hands out a fetched batch of a log table (ranges of rows to an {@link AppendRangeSink}).
+     */
     public void replay(byte[] batch, TableBucket bucket, RecordSink sink) throws Exception {
-        long batchId = ArrowBatchRecord.nextBatchId();
-        for (LogRecordBatch decoded : MemoryLogRecords.pointToBytes(batch).batches()) {
-            try (CloseableIterator<LogRecord> records = decoded.records(readContext)) {
-                int rowId = 0;
-                while (records.hasNext()) {
-                    view.moveTo(readContext.getVectorSchemaRoot(SCHEMA_ID), batchId, records.next(), rowId++);
-                    sink.write(bucket, view);
-                }
-            }
-        }
+        LogPosition wholeBatch = new LogPosition(bucket, 0, Long.MAX_VALUE);
+        consumer.consume(wholeBatch, MemoryLogRecords.pointToBytes(batch).batches(), readContext, sink);
     }
 
     @Override

@@ -43,7 +43,7 @@ class BatchConsumerTest {
     private BufferAllocator allocator;
     private ArrowWriterPool writers;
     private LogRecordReadContext readContext;
-    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, true);
+    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, true, true);
     private final List<Long> written = new ArrayList<>();
     private final RecordSink sink = (bucket, record) -> {
         assertThat(bucket).isEqualTo(BUCKET);
