@@ -27,8 +27,9 @@ import org.apache.paimon.types.DataTypes;
  * {@link ParquetAppendWriter}: record by record ({@code per-record}, what every log batch took before issue 13's
  * batch hand-off) and as one range of rows per batch ({@code range}). The benchmark's log rows, in Arrow batches
  * of {@value #BATCH_ROWS} rows built in memory before the timed part, are written into a bucket-unaware Paimon
- * table on local disk (files finished, not committed); thread CPU and allocated bytes are read from
- * {@code com.sun.management.ThreadMXBean} around each repetition. Repetitions alternate between the two in one
+ * table on local disk (files finished, not committed); the thread's CPU and allocated bytes are read from
+ * {@code com.sun.management.ThreadMXBean} around each repetition, and the process's CPU (garbage collection and
+ * compilation included, so noisier) beside them. Repetitions alternate between the two in one
  * JVM, after one warm-up of each.
  *
  * <p>Arguments: {@code [rows per repetition (1000000)] [repetitions of each (3)] [work directory (a temp dir)]}.
@@ -55,6 +56,8 @@ public final class LogHandOffCost {
         FileStoreTable table = createTable(dir.resolve("table"));
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean process =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         List<String> report = new ArrayList<>();
         try (InMemoryArrowBatches arrow = new InMemoryArrowBatches(rowType)) {
             List<byte[]> batches = new ArrayList<>();
@@ -66,35 +69,39 @@ public final class LogHandOffCost {
                 batches.add(arrow.encode(from, batchRows));
             }
             double[][] cpu = new double[2][repetitions];
+            double[][] processCpu = new double[2][repetitions];
             double[][] allocated = new double[2][repetitions];
             for (int rep = -1; rep < repetitions; rep++) {
                 for (int way = 0; way < 2; way++) {
                     long cpuBefore = threads.getCurrentThreadCpuTime();
+                    long processCpuBefore = process.getProcessCpuTime();
                     long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
                     write(table, arrow, batches, way == 1);
                     double perMillion = 1_000_000.0 / rows;
                     double cpuMs = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1e6 * perMillion;
+                    double processCpuMs = (process.getProcessCpuTime() - processCpuBefore) / 1e6 * perMillion;
                     double allocatedMb =
                             (threads.getCurrentThreadAllocatedBytes() - allocatedBefore) / 1e6 * perMillion;
                     if (rep < 0) {
                         continue; // warm-up
                     }
                     cpu[way][rep] = cpuMs;
+                    processCpu[way][rep] = processCpuMs;
                     allocated[way][rep] = allocatedMb;
-                    report.add(String.format("rep %d %-10s cpu %8.1f ms/M rows, allocated %8.1f MB/M rows",
-                            rep + 1, wayName(way), cpuMs, allocatedMb));
+                    report.add(line("rep " + (rep + 1), way, cpuMs, processCpuMs, allocatedMb));
                 }
             }
             for (int way = 0; way < 2; way++) {
-                report.add(String.format("median %-10s cpu %8.1f ms/M rows, allocated %8.1f MB/M rows",
-                        wayName(way), median(cpu[way]), median(allocated[way])));
+                report.add(line("median", way, median(cpu[way]), median(processCpu[way]), median(allocated[way])));
             }
         }
         return report;
     }
 
-    private static String wayName(int way) {
-        return way == 1 ? "range" : "per-record";
+    private static String line(String what, int way, double cpuMs, double processCpuMs, double allocatedMb) {
+        return String.format(
+                "%-6s %-10s thread cpu %6.1f ms, process cpu %6.1f ms, allocated %6.1f MB per million rows",
+                what, way == 1 ? "range" : "per-record", cpuMs, processCpuMs, allocatedMb);
     }
 
     /** Writes every batch through a new writer, finishes its files and deletes them. */

@@ -9,6 +9,7 @@ import org.apache.fluss.metadata.SchemaGetter;
 import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
+import org.apache.fluss.record.DefaultLogRecordBatch;
 import org.apache.fluss.record.LogRecordBatch;
 import org.apache.fluss.record.LogRecordReadContext;
 import org.apache.fluss.record.MemoryLogRecords;
@@ -22,9 +23,10 @@ import org.apache.fluss.shaded.netty4.io.netty.buffer.ByteBuf;
 import org.apache.fluss.types.RowType;
 
 /**
- * Arrow log batches built in memory, as a Fluss writer builds them (uncompressed), and handed out again as the
- * columnar reader hands out a log table's fetched ones ({@link BatchConsumer}): as {@link ArrowBatchRecord}s over
- * the decoded vectors, or as {@link ArrowAppendRange}s to an {@link AppendRangeSink}.
+ * Arrow log batches built in memory, as a Fluss client builds a log table's (append-only, uncompressed), and
+ * handed out again as the columnar reader hands out fetched ones ({@link BatchConsumer}): as
+ * {@link ArrowBatchRecord}s over the decoded vectors, or as {@link ArrowAppendRange}s to an
+ * {@link AppendRangeSink}.
  * For measuring and testing the columnar write without a cluster (the benchmark's encoding floor). The records
  * of one decoded batch are valid until the next batch is decoded. Not thread-safe.
  */
@@ -50,9 +52,9 @@ public final class InMemoryArrowBatches implements AutoCloseable {
     public byte[] encode(long baseOffset, List<? extends InternalRow> rows) throws Exception {
         ArrowWriter writer = writers.getOrCreateWriter(
                 0L, SCHEMA_ID, MAX_BATCH_BYTES, rowType, ArrowCompressionInfo.NO_COMPRESSION);
+        // Append-only, without a change-type vector, as a Fluss client builds a log table's batches.
         try (MemoryLogRecordsArrowBuilder builder = MemoryLogRecordsArrowBuilder.builder(
-                baseOffset, LogRecordBatch.CURRENT_LOG_MAGIC_VALUE, SCHEMA_ID, writer,
-                new UnmanagedPagedOutputView(1 << 16))) {
+                SCHEMA_ID, writer, new UnmanagedPagedOutputView(1 << 16), true)) {
             for (InternalRow row : rows) {
                 builder.append(ChangeType.APPEND_ONLY, row);
             }
@@ -60,6 +62,10 @@ public final class InMemoryArrowBatches implements AutoCloseable {
             byte[] batch = new byte[buf.readableBytes()];
             buf.getBytes(buf.readerIndex(), batch);
             builder.recycleArrowWriter();
+            // The tablet server assigns the offsets of a client's batch in place (outside the checksum), so here.
+            for (LogRecordBatch built : MemoryLogRecords.pointToBytes(batch).batches()) {
+                ((DefaultLogRecordBatch) built).setBaseLogOffset(baseOffset);
+            }
             return batch;
         }
     }
