@@ -130,8 +130,8 @@ final class BatchConsumer {
         }
         int decodedEnd = firstUndecodableRow((ColumnarRow) first.getRow(), firstRow, endRow);
         if (decodedEnd > firstRow) {
-            range.moveTo(
-                    vectors, ArrowBatchRecord.nextBatchId(), first, baseOffset, batch.commitTimestamp(), firstRow, decodedEnd);
+            long batchId = ArrowBatchRecord.nextBatchId();
+            range.moveTo(vectors, batchId, first, baseOffset, batch.commitTimestamp(), firstRow, decodedEnd);
             sink.writeAppends(position.bucket(), range);
             position.advanceTo(baseOffset + decodedEnd);
         }

@@ -5,6 +5,7 @@ import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import javax.annotation.Nullable;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.ArrowBuf;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.BaseVariableWidthVector;
@@ -24,9 +25,8 @@ import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
 
 /**
- * The business columns of an Arrow batch (the one an {@link ArrowBatchRecord} or an {@link ArrowAppendRange} lies
- * in), read into Parquet column writers
- * from plain Java arrays: when it binds to a batch, each column's buffers (validity bits, fixed-width values,
+ * The business columns of an Arrow batch (that of an {@link ArrowBatchRecord} or an {@link ArrowAppendRange}),
+ * read into Parquet column writers from plain Java arrays: when it binds to a batch, each column's buffers (validity bits, fixed-width values,
  * string offsets and bytes) are copied out of Arrow once, into arrays kept across batches and rounds, so the
  * per-value reads are array reads instead of Arrow's bounds- and reference-checked buffer reads and vector
  * calls, and no object is made per value but parquet-mr's {@code Binary} slice of a string. Types without such
@@ -52,7 +52,7 @@ final class ArrowColumns {
      */
     @FunctionalInterface
     private interface VectorValue {
-        void write(InternalRow rowView, int row, ColumnWriter out, int definitionLevel);
+        void write(@Nullable InternalRow rowView, int row, ColumnWriter out, int definitionLevel);
     }
 
     private final DataTypeRoot[] types;
@@ -122,7 +122,7 @@ final class ArrowColumns {
     }
 
     /** Writes the value at {@code row} of the bound batch; {@code rowView}: that row, see {@link VectorValue}. */
-    void write(int column, InternalRow rowView, int row, ColumnWriter out, int definitionLevel) {
+    void write(int column, @Nullable InternalRow rowView, int row, ColumnWriter out, int definitionLevel) {
         values[column].write(rowView, row, out, definitionLevel);
     }
 

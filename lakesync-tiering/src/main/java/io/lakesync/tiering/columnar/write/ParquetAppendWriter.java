@@ -39,15 +39,15 @@ import org.apache.paimon.utils.StatsCollectorFactories;
 /**
  * The columnar write for Paimon append (log) tables stored as Parquet: each record's values go straight into
  * Parquet column writers ({@link ParquetDataFile}), read from the Arrow vectors when the record is an
- * {@link ArrowBatchRecord} or a whole {@link ArrowAppendRange} of a log batch ({@link ArrowColumns}), and this writer produces the data files and metadata that
- * Paimon's own append writer would: file names and directories from the table's path factory, files rolled at
- * {@code target-file-size}, sequence numbers as {@code AppendOnlyWriter} assigns them (from 0 per round in a
- * bucket-unaware table, after the bucket's newest file otherwise), statistics per {@code metadata.stats-mode},
- * the schema id, file source APPEND. The files are committed through the same commit messages as the row
- * writer's. Closing the writer deletes every file it has not handed over in {@link #complete()}. One encoding
- * differs from Paimon's defaults, as Paimon's own per-column option would make it: {@code __offset}, unique in
- * every file, has no dictionary ({@code parquet.enable.dictionary#__offset = false}) unless the table sets a
- * dictionary option itself.
+ * {@link ArrowBatchRecord}, or a log batch comes as one {@link ArrowAppendRange} of rows ({@link ArrowColumns}),
+ * and this writer produces the data files and metadata that Paimon's own append writer would: file names and
+ * directories from the table's path factory, files rolled at {@code target-file-size}, sequence numbers as
+ * {@code AppendOnlyWriter} assigns them (from 0 per round in a bucket-unaware table, after the bucket's newest file
+ * otherwise), statistics per {@code metadata.stats-mode}, the schema id, file source APPEND. The files are
+ * committed through the same commit messages as the row writer's. Closing the writer deletes every file it has not
+ * handed over in {@link #complete()}. One encoding differs from Paimon's defaults, as Paimon's own per-column
+ * option would make it: {@code __offset}, unique in every file, has no dictionary
+ * ({@code parquet.enable.dictionary#__offset = false}) unless the table sets a dictionary option itself.
  *
  * <p>Which tables it serves: {@link #unsupportedReason}; any other table keeps Paimon's row writer.
  */

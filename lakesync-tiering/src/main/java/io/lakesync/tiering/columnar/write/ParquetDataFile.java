@@ -143,7 +143,9 @@ final class ParquetDataFile {
     /**
      * Appends rows {@code [from, to)} of the range's batch, of Fluss bucket {@code bucket}, their values read from
      * the batch's vectors: the same values, row by row, as {@link #append(ArrowBatchRecord, ArrowColumns, int)}
-     * for each of their records, without a record object per row.
+     * for each of their records, without a record object per row. Row by row rather than column by column:
+     * parquet-mr decides in {@code endRecord} from its own private state whether to write pages, so a row's
+     * values must all be in the column writers when its {@code endRecord} runs, or the pages would differ.
      */
     void append(ArrowAppendRange range, int from, int to, ArrowColumns vectors, int bucket) throws IOException {
         bind(vectors, range.vectors(), range.batchId());
