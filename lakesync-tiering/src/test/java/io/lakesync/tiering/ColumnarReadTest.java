@@ -3,6 +3,8 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.columnar.AppendRangeSink;
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowLogReader;
 import io.lakesync.tiering.columnar.LogPosition;
 import io.lakesync.tiering.columnar.RecordSink;
@@ -14,19 +16,25 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.IntPredicate;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericRow;
@@ -42,7 +50,8 @@ import org.junit.jupiter.api.Test;
  * Paimon's reader must return exactly the same rows, with the same {@code __bucket} and {@code __offset}, and the
  * columnar rounds must have read every bucket columnar (and written every log-table bucket columnar). Log tables
  * get appends; primary-key tables get inserts, then updates, deletes and re-inserts, and their lake changelog
- * (row kinds included) must be identical too.
+ * (row kinds included) must be identical too. The reader itself hands a log table's batches over as ranges of
+ * rows, except batches written before an {@code ADD COLUMN}, which come record by record in the new schema.
  */
 class ColumnarReadTest extends TieringTestBase {
 
@@ -111,6 +120,69 @@ class ColumnarReadTest extends TieringTestBase {
             assertThat(positions).allSatisfy(p -> assertThat(p.state()).isEqualTo(LogPosition.State.DONE));
         }
         assertThat(ids).hasSize(3_000).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aLogTablesBatchesComeAsRangesAndThoseOfTheSchemaBeforeAnAddColumnRecordByRecord() throws Exception {
+        TablePath path = TablePath.of("fluss", "events_added_column");
+        createTable(path, idTable(2, "1h"));
+        append(path, ids(0, 1_000));
+        admin.alterTable(
+                        path,
+                        List.of(TableChange.addColumn("extra", DataTypes.INT(), null, TableChange.ColumnPosition.last())),
+                        false)
+                .get();
+        List<InternalRow> withExtra = new ArrayList<>();
+        for (long id = 1_000; id < 2_000; id++) {
+            withExtra.add(GenericRow.of(id, (int) id));
+        }
+        append(path, withExtra);
+        TableInfo table = admin.getTableInfo(path).get();
+        Map<TableBucket, Long> ends = endOffsets(path);
+        // id -> its "extra" column as the reader handed it; records and ranges apart.
+        Map<Long, Integer> byRecord = new HashMap<>();
+        Map<Long, Integer> byRange = new HashMap<>();
+        List<Long> handedOut = new ArrayList<>();
+        AppendRangeSink sink = new AppendRangeSink() {
+            @Override
+            public void write(TableBucket bucket, LogRecord record) {
+                InternalRow row = record.getRow();
+                byRecord.put(row.getLong(0), row.isNullAt(1) ? null : row.getInt(1));
+                handedOut.add(row.getLong(0));
+            }
+
+            @Override
+            public void writeAppends(TableBucket bucket, ArrowAppendRange range) {
+                for (int r = range.firstRow(); r < range.endRow(); r++) {
+                    InternalRow row = range.rowAt(r);
+                    byRange.put(row.getLong(0), row.isNullAt(1) ? null : row.getInt(1));
+                    handedOut.add(row.getLong(0));
+                }
+            }
+        };
+        try (ArrowLogReader reader = ArrowLogReader.open(connection, table)) {
+            List<LogPosition> positions = new ArrayList<>();
+            ends.forEach((bucket, end) -> {
+                LogPosition position = new LogPosition(bucket, 0, end);
+                positions.add(position);
+                reader.subscribe(position);
+            });
+            eventually(SYNC_TIMEOUT, () -> {
+                reader.poll(Duration.ofMillis(200), sink);
+                assertThat(reader.reading()).isFalse();
+            });
+            assertThat(positions).allSatisfy(p -> assertThat(p.state()).isEqualTo(LogPosition.State.DONE));
+        }
+
+        assertThat(handedOut).hasSize(2_000).doesNotHaveDuplicates();
+        assertThat(byRecord.keySet()).as("the rows of the old schema").isEqualTo(idSet(0, 1_000));
+        assertThat(byRecord.values()).containsOnlyNulls();
+        assertThat(byRange.keySet()).as("the rows of the current schema").isEqualTo(idSet(1_000, 2_000));
+        assertThat(byRange).allSatisfy((id, extra) -> assertThat(extra).isEqualTo(id.intValue()));
+    }
+
+    private static Set<Long> idSet(long from, long to) {
+        return LongStream.range(from, to).boxed().collect(Collectors.toSet());
     }
 
     private List<List<Object>> tierTwice(TablePath path, String columnarRead, boolean primaryKey) throws Exception {

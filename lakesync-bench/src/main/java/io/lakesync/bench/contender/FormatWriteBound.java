@@ -5,6 +5,8 @@ import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.DataSpec;
 import io.lakesync.bench.data.LogData;
 import io.lakesync.bench.data.PkState;
+import io.lakesync.tiering.columnar.AppendRangeSink;
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.InMemoryArrowBatches;
 import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
 import java.nio.file.Files;
@@ -20,6 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.RowType;
 import org.apache.paimon.CoreOptions;
@@ -164,11 +167,22 @@ final class FormatWriteBound implements Bound {
         FileStoreTable table = input.table;
         List<CommitMessage> written;
         try (ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
-            for (BucketBatch batch : input.batches) {
-                input.arrow.replay(batch.batch, new TableBucket(0, batch.bucket), (bucket, record) -> {
+            // The columnar reader hands a log table's batches over as ranges of rows, when the sink takes them.
+            AppendRangeSink sink = new AppendRangeSink() {
+                @Override
+                public void write(TableBucket bucket, LogRecord record) throws Exception {
                     writer.write(bucket, record);
                     rowsWritten.increment();
-                });
+                }
+
+                @Override
+                public void writeAppends(TableBucket bucket, ArrowAppendRange range) throws Exception {
+                    writer.writeAppends(bucket, range);
+                    rowsWritten.add(range.rowCount());
+                }
+            };
+            for (BucketBatch batch : input.batches) {
+                input.arrow.replay(batch.batch, new TableBucket(0, batch.bucket), sink);
             }
             written = writer.complete();
         }

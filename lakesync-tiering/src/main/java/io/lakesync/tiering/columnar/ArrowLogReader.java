@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the Arrow log of a table's buckets (a log table's log, or a primary-key table's changelog) with the
  * tablet servers' fetch RPC and hands each record to a {@link RecordSink} as a view over the batch's Arrow
- * vectors: no row object is copied per record, which the Fluss 0.9.1 {@code LogScanner} does for every record
+ * vectors (a log table's batches, to an {@link AppendRangeSink}, as whole ranges of rows): no row object is
+ * copied per record, which the Fluss 0.9.1 {@code LogScanner} does for every record
  * ({@code CompletedFetch#toScanRecord}).
  *
  * <p>One fetch per leader is in flight at a time; when a response arrives the next fetch (from the end of the
@@ -91,7 +92,8 @@ public final class ArrowLogReader implements AutoCloseable {
         SchemaInfo schema = new SchemaInfo(tableInfo.getSchema(), tableInfo.getSchemaId());
         this.schemaGetter = new ClientSchemaGetter(tablePath, schema, connection.getOrCreateAdmin());
         this.readContext = LogRecordReadContext.createReadContext(tableInfo, false, null, schemaGetter);
-        this.consumer = new BatchConsumer(tableInfo.getRowType(), conf.get(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC));
+        this.consumer = new BatchConsumer(
+                tableInfo.getRowType(), conf.get(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC), !tableInfo.hasPrimaryKey());
         this.maxBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES).getBytes();
         this.maxBucketBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET).getBytes();
         this.minBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MIN_BYTES).getBytes();

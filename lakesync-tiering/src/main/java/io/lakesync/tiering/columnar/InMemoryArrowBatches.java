@@ -9,7 +9,7 @@ import org.apache.fluss.metadata.SchemaGetter;
 import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
-import org.apache.fluss.record.LogRecord;
+import org.apache.fluss.record.DefaultLogRecordBatch;
 import org.apache.fluss.record.LogRecordBatch;
 import org.apache.fluss.record.LogRecordReadContext;
 import org.apache.fluss.record.MemoryLogRecords;
@@ -21,11 +21,12 @@ import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.RootAllocator;
 import org.apache.fluss.shaded.netty4.io.netty.buffer.ByteBuf;
 import org.apache.fluss.types.RowType;
-import org.apache.fluss.utils.CloseableIterator;
 
 /**
- * Arrow log batches built in memory, as a Fluss writer builds them (uncompressed), and handed out again record by
- * record as the columnar reader hands out fetched ones: as {@link ArrowBatchRecord}s over the decoded vectors.
+ * Arrow log batches built in memory, as a Fluss client builds a log table's (append-only, uncompressed), and
+ * handed out again as the columnar reader hands out fetched ones ({@link BatchConsumer}): as
+ * {@link ArrowBatchRecord}s over the decoded vectors, or as {@link ArrowAppendRange}s to an
+ * {@link AppendRangeSink}.
  * For measuring and testing the columnar write without a cluster (the benchmark's encoding floor). The records
  * of one decoded batch are valid until the next batch is decoded. Not thread-safe.
  */
@@ -38,21 +39,22 @@ public final class InMemoryArrowBatches implements AutoCloseable {
     private final BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE);
     private final ArrowWriterPool writers = new ArrowWriterPool(allocator);
     private final LogRecordReadContext readContext;
-    private final ArrowBatchRecord view = new ArrowBatchRecord();
+    private final BatchConsumer consumer;
 
     public InMemoryArrowBatches(RowType rowType) {
         this.rowType = rowType;
         this.readContext = LogRecordReadContext.createArrowReadContext(
                 rowType, SCHEMA_ID, new FixedSchema(Schema.newBuilder().fromRowType(rowType).build()));
+        this.consumer = new BatchConsumer(rowType, false, true);
     }
 
     /** One Arrow log batch of the rows, its records at offsets from {@code baseOffset}. */
     public byte[] encode(long baseOffset, List<? extends InternalRow> rows) throws Exception {
         ArrowWriter writer = writers.getOrCreateWriter(
                 0L, SCHEMA_ID, MAX_BATCH_BYTES, rowType, ArrowCompressionInfo.NO_COMPRESSION);
+        // Append-only, without a change-type vector, as a Fluss client builds a log table's batches.
         try (MemoryLogRecordsArrowBuilder builder = MemoryLogRecordsArrowBuilder.builder(
-                baseOffset, LogRecordBatch.CURRENT_LOG_MAGIC_VALUE, SCHEMA_ID, writer,
-                new UnmanagedPagedOutputView(1 << 16))) {
+                SCHEMA_ID, writer, new UnmanagedPagedOutputView(1 << 16), true)) {
             for (InternalRow row : rows) {
                 builder.append(ChangeType.APPEND_ONLY, row);
             }
@@ -60,22 +62,21 @@ public final class InMemoryArrowBatches implements AutoCloseable {
             byte[] batch = new byte[buf.readableBytes()];
             buf.getBytes(buf.readerIndex(), batch);
             builder.recycleArrowWriter();
+            // The tablet server assigns the offsets of a client's batch in place (outside the checksum), so here.
+            for (LogRecordBatch built : MemoryLogRecords.pointToBytes(batch).batches()) {
+                ((DefaultLogRecordBatch) built).setBaseLogOffset(baseOffset);
+            }
             return batch;
         }
     }
 
-    /** Decodes a batch of {@link #encode} and hands each of its records to the sink, as Fluss bucket {@code bucket}. */
+    /**
+     * Decodes a batch of {@link #encode} and hands its records to the sink, as Fluss bucket {@code bucket}, as the
+     * columnar reader hands out a fetched batch of a log table (ranges of rows to an {@link AppendRangeSink}).
+     */
     public void replay(byte[] batch, TableBucket bucket, RecordSink sink) throws Exception {
-        long batchId = ArrowBatchRecord.nextBatchId();
-        for (LogRecordBatch decoded : MemoryLogRecords.pointToBytes(batch).batches()) {
-            try (CloseableIterator<LogRecord> records = decoded.records(readContext)) {
-                int rowId = 0;
-                while (records.hasNext()) {
-                    view.moveTo(readContext.getVectorSchemaRoot(SCHEMA_ID), batchId, records.next(), rowId++);
-                    sink.write(bucket, view);
-                }
-            }
-        }
+        LogPosition wholeBatch = new LogPosition(bucket, 0, Long.MAX_VALUE);
+        consumer.consume(wholeBatch, MemoryLogRecords.pointToBytes(batch).batches(), readContext, sink);
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.tiering.columnar.AppendRangeSink;
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowLogReader;
 import io.lakesync.tiering.columnar.LogPosition;
+import io.lakesync.tiering.columnar.RecordSink;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -185,6 +188,7 @@ final class BucketGroupReader {
                 cursor.columnar = new LogPosition(cursor.range.bucket(), start, cursor.range.endOffset());
                 reader.subscribe(cursor.columnar);
             }
+            RecordSink sink = columnarSink();
             Instant lastProgressAt = control.clock().instant();
             long reading = open.size();
             while (reader.reading()) {
@@ -193,7 +197,7 @@ final class BucketGroupReader {
                     forceFinished = true;
                     break;
                 }
-                long written = reader.poll(POLL_TIMEOUT, this::writeColumnar);
+                long written = reader.poll(POLL_TIMEOUT, sink);
                 long stillReading = open.stream().filter(c -> c.columnar.reading()).count();
                 if (written > 0 || stillReading < reading) {
                     lastProgressAt = control.clock().instant();
@@ -223,13 +227,48 @@ final class BucketGroupReader {
         return stopped ? List.of() : handedBack;
     }
 
+    /** Where the columnar reader's records go: the writer, which takes a log batch's rows as one range if it can. */
+    private RecordSink columnarSink() {
+        if (!(writer instanceof AppendRangeSink ranges)) {
+            return this::writeColumnar;
+        }
+        return new AppendRangeSink() {
+            @Override
+            public void write(TableBucket bucket, LogRecord record) throws Exception {
+                writeColumnar(bucket, record);
+            }
+
+            @Override
+            public void writeAppends(TableBucket bucket, ArrowAppendRange range) throws Exception {
+                writeColumnar(ranges, bucket, range);
+            }
+        };
+    }
+
     private void writeColumnar(TableBucket bucket, LogRecord record) throws Exception {
+        write(columnarCursor(bucket), record);
+    }
+
+    private void writeColumnar(AppendRangeSink ranges, TableBucket bucket, ArrowAppendRange range) throws Exception {
+        Cursor cursor = columnarCursor(bucket);
+        long lastOffset = range.offsetOf(range.endRow() - 1);
+        try {
+            ranges.writeAppends(cursor.range.bucket(), range);
+        } catch (RuntimeException e) {
+            throw lakeRejects(cursor, "offsets " + range.offsetOf(range.firstRow()) + " to " + lastOffset, e);
+        }
+        cursor.records += range.rowCount();
+        cursor.tieredEnd = lastOffset + 1;
+        cursor.maxTimestamp = Math.max(cursor.maxTimestamp, range.timestamp());
+    }
+
+    private Cursor columnarCursor(TableBucket bucket) {
         // The reader hands out batch by batch: keep the last bucket's cursor (TableBucket hashes by boxing).
         if (bucket != lastColumnarBucket) {
             lastColumnarCursor = cursors.get(bucket);
             lastColumnarBucket = bucket;
         }
-        write(lastColumnarCursor, record);
+        return lastColumnarCursor;
     }
 
     /** Writes the records below the cursor's end offset; returns true once the end offset is reached. */
@@ -253,20 +292,25 @@ final class BucketGroupReader {
         try {
             writer.write(cursor.range.bucket(), record);
         } catch (RuntimeException e) {
-            if (causedByIo(e)) {
-                throw e;
-            }
-            throw BadRecordException.of(
-                    table.getTableInfo().getTablePath(),
-                    bucketName(cursor.range) + " at offset " + offset,
-                    List.of(),
-                    e,
-                    "The lake table cannot hold this record, so the round cannot commit. Check that the Paimon "
-                            + "table's column types still match the Fluss table.");
+            throw lakeRejects(cursor, "offset " + offset, e);
         }
         cursor.records++;
         cursor.tieredEnd = offset + 1;
         cursor.maxTimestamp = Math.max(cursor.maxTimestamp, record.timestamp());
+    }
+
+    /** The failure to throw for a write of the records at {@code offsets} that the lake writer failed. */
+    private Exception lakeRejects(Cursor cursor, String offsets, RuntimeException e) {
+        if (causedByIo(e)) {
+            return e;
+        }
+        return BadRecordException.of(
+                table.getTableInfo().getTablePath(),
+                bucketName(cursor.range) + " at " + offsets,
+                List.of(),
+                e,
+                "The lake table cannot hold this record, so the round cannot commit. Check that the Paimon "
+                        + "table's column types still match the Fluss table.");
     }
 
     /** Whether a write failed on storage (spilling, a data file) rather than on the record's values. */

@@ -4,19 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.fluss.compression.ArrowCompressionInfo;
 import org.apache.fluss.memory.UnmanagedPagedOutputView;
 import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.SchemaGetter;
+import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.ChangeType;
+import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.record.LogRecordBatch;
 import org.apache.fluss.record.LogRecordReadContext;
 import org.apache.fluss.record.MemoryLogRecords;
 import org.apache.fluss.record.MemoryLogRecordsArrowBuilder;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.TimestampNtz;
 import org.apache.fluss.row.arrow.ArrowWriter;
 import org.apache.fluss.row.arrow.ArrowWriterPool;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.BufferAllocator;
@@ -30,7 +37,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The columnar reader's offset handling on real Arrow batches, built as a Fluss writer builds them: three
- * batches holding offsets 0–9, 10–19 and 20–29, row {@code i} holding {@code (i, "v" + i)}.
+ * batches holding offsets 0–9, 10–19 and 20–29, row {@code i} holding {@code (i, "v" + i)}; handed record by
+ * record, or to an {@link AppendRangeSink} as ranges of rows.
  */
 class BatchConsumerTest {
 
@@ -43,7 +51,7 @@ class BatchConsumerTest {
     private BufferAllocator allocator;
     private ArrowWriterPool writers;
     private LogRecordReadContext readContext;
-    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, true);
+    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, true, true);
     private final List<Long> written = new ArrayList<>();
     private final RecordSink sink = (bucket, record) -> {
         assertThat(bucket).isEqualTo(BUCKET);
@@ -142,6 +150,125 @@ class BatchConsumerTest {
 
         assertThat(written).isEmpty();
         assertThat(position.state()).isEqualTo(LogPosition.State.DONE);
+    }
+
+    @Test
+    void aLogTablesBatchesReachARangeSinkAsTheirRowsInsideThePosition() throws Exception {
+        RangeRecorder ranges = new RangeRecorder();
+        LogPosition position = new LogPosition(BUCKET, 5, 25);
+
+        long count = consumer.consume(position, batches(0, 10, 20), readContext, ranges);
+
+        assertThat(ranges.ranges).containsExactly(List.of(5L, 10L), List.of(10L, 20L), List.of(20L, 25L));
+        assertThat(ranges.records).isEmpty();
+        assertThat(written).containsExactlyElementsOf(range(5, 25));
+        assertThat(count).isEqualTo(20);
+        assertThat(position.state()).isEqualTo(LogPosition.State.DONE);
+        assertThat(position.fetchOffset()).isEqualTo(25);
+    }
+
+    @Test
+    void aRangeEndsBeforeTheFirstRowThatCannotBeDecodedWhichGoesToTheRowPath() throws Exception {
+        Schema schema = Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("ts", DataTypes.TIMESTAMP(6))
+                .build();
+        RowType rowType = schema.getRowType();
+        BatchConsumer timestamps = new BatchConsumer(rowType, true, true);
+        List<GenericRow> rows = new ArrayList<>();
+        for (long offset = 0; offset < 10; offset++) {
+            // Fluss 0.9.1 cannot decode a TIMESTAMP(6) before 1970 with sub-millisecond digits from Arrow.
+            LocalDateTime time = offset == 6
+                    ? LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000)
+                    : LocalDateTime.of(2024, 1, 1, 12, 0).plusSeconds(offset);
+            rows.add(GenericRow.of(offset, TimestampNtz.fromLocalDateTime(time)));
+        }
+        RangeRecorder ranges = new RangeRecorder();
+        LogPosition position = new LogPosition(BUCKET, 2, 30);
+        try (InMemoryArrowBatches arrow = new InMemoryArrowBatches(rowType);
+                LogRecordReadContext context = LogRecordReadContext.createArrowReadContext(
+                        rowType, SCHEMA_ID, new InMemoryArrowBatches.FixedSchema(schema))) {
+            byte[] batch = arrow.encode(0, rows);
+
+            long count = timestamps.consume(position, MemoryLogRecords.pointToBytes(batch).batches(), context, ranges);
+
+            assertThat(count).isEqualTo(4);
+        }
+        assertThat(ranges.ranges).containsExactly(List.of(2L, 6L));
+        assertThat(position.state()).isEqualTo(LogPosition.State.HANDED_BACK);
+        assertThat(position.fetchOffset()).as("the row path goes on at the undecodable row").isEqualTo(6);
+        assertThat(position.handBackReason()).contains("offset 6").contains("cannot be decoded");
+    }
+
+    @Test
+    void aBatchInAnOlderSchemaGoesRecordByRecordProjectedToTheCurrentOne() throws Exception {
+        // The table after ALTER TABLE ADD COLUMN: schema 2 adds a nullable column to schema 1, the batches' schema.
+        Schema current = Schema.newBuilder().fromSchema(SCHEMA).column("added", DataTypes.INT()).build();
+        SchemaGetter schemas = new SchemaGetter() {
+            @Override
+            public Schema getSchema(int schemaId) {
+                return schemaId == SCHEMA_ID ? SCHEMA : current;
+            }
+
+            @Override
+            public CompletableFuture<SchemaInfo> getSchemaInfoAsync(int schemaId) {
+                return CompletableFuture.completedFuture(new SchemaInfo(getSchema(schemaId), schemaId));
+            }
+
+            @Override
+            public SchemaInfo getLatestSchemaInfo() {
+                return new SchemaInfo(current, SCHEMA_ID + 1);
+            }
+
+            @Override
+            public void release() {}
+        };
+        RangeRecorder ranges = new RangeRecorder();
+        LogPosition position = new LogPosition(BUCKET, 5, 25);
+        try (LogRecordReadContext context =
+                LogRecordReadContext.createArrowReadContext(current.getRowType(), SCHEMA_ID + 1, schemas)) {
+            new BatchConsumer(current.getRowType(), true, true).consume(position, batches(0, 10, 20), context, ranges);
+        }
+
+        assertThat(ranges.ranges).isEmpty();
+        assertThat(ranges.records).containsExactlyElementsOf(range(5, 25));
+        assertThat(ranges.added).containsOnly(true);
+        assertThat(position.state()).isEqualTo(LogPosition.State.DONE);
+    }
+
+    /**
+     * Takes ranges and records as the columnar writer does, checking every row's values against its offset (into
+     * {@link #written}); keeps each range's offsets and each single record's offset apart.
+     */
+    private final class RangeRecorder implements AppendRangeSink {
+        final List<List<Long>> ranges = new ArrayList<>();
+        final List<Long> records = new ArrayList<>();
+        /** Per single record, whether it holds a column beyond the batch's schema, null. */
+        final List<Boolean> added = new ArrayList<>();
+
+        @Override
+        public void write(TableBucket bucket, LogRecord record) throws Exception {
+            assertThat(record).isNotInstanceOf(ArrowBatchRecord.class);
+            assertThat(record.getChangeType()).isEqualTo(ChangeType.APPEND_ONLY);
+            records.add(record.logOffset());
+            added.add(record.getRow().getFieldCount() == 3 && record.getRow().isNullAt(2));
+            sink.write(bucket, record);
+        }
+
+        @Override
+        public void writeAppends(TableBucket bucket, ArrowAppendRange range) {
+            assertThat(bucket).isEqualTo(BUCKET);
+            ranges.add(List.of(range.offsetOf(range.firstRow()), range.offsetOf(range.endRow())));
+            for (int row = range.firstRow(); row < range.endRow(); row++) {
+                long offset = range.offsetOf(row);
+                InternalRow values = range.rowAt(row);
+                if (range.vectors().getSchema().getFields().get(1).getName().equals("name")) {
+                    assertThat(values.getString(1).toString()).isEqualTo("v" + offset);
+                }
+                assertThat(values.getLong(0)).isEqualTo(offset);
+                written.add(offset);
+            }
+        }
     }
 
     private Iterable<LogRecordBatch> batches(long... baseOffsets) throws Exception {

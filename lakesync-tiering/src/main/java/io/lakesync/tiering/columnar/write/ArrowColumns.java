@@ -1,9 +1,12 @@
 package io.lakesync.tiering.columnar.write;
 
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import javax.annotation.Nullable;
+import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.ArrowBuf;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.BigIntVector;
@@ -22,14 +25,14 @@ import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
 
 /**
- * The business columns of the Arrow batch an {@link ArrowBatchRecord} lies in, read into Parquet column writers
- * from plain Java arrays: when it binds to a batch, each column's buffers (validity bits, fixed-width values,
+ * The business columns of an Arrow batch (that of an {@link ArrowBatchRecord} or an {@link ArrowAppendRange}),
+ * read into Parquet column writers from plain Java arrays: when it binds to a batch, each column's buffers (validity bits, fixed-width values,
  * string offsets and bytes) are copied out of Arrow once, into arrays kept across batches and rounds, so the
  * per-value reads are array reads instead of Arrow's bounds- and reference-checked buffer reads and vector
  * calls, and no object is made per value but parquet-mr's {@code Binary} slice of a string. Types without such
  * a reader here (decimals, timestamps, times, fixed-length binary) go through the row view and the column's
- * {@link ValueEncoder}, so every value is written as the row path writes it. Rebinds itself when the record
- * belongs to another batch. Not thread-safe.
+ * {@link ValueEncoder}, so every value is written as the row path writes it ({@link #readsRowView()}).
+ * Rebinding to the batch already bound is free. Not thread-safe.
  */
 final class ArrowColumns {
 
@@ -43,10 +46,13 @@ final class ArrowColumns {
     private static final VarHandle DOUBLES =
             MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** Writes the value at {@code row} of a bound vector, known not to be null. */
+    /**
+     * Writes the value at {@code row} of a bound vector, known not to be null; {@code rowView}: the same row as a
+     * Fluss row, read only by the columns without a vector reader.
+     */
     @FunctionalInterface
     private interface VectorValue {
-        void write(ArrowBatchRecord record, int row, ColumnWriter out, int definitionLevel);
+        void write(@Nullable InternalRow rowView, int row, ColumnWriter out, int definitionLevel);
     }
 
     private final DataTypeRoot[] types;
@@ -61,6 +67,7 @@ final class ArrowColumns {
     private long batchId = -1;
     private int batchWidth;
     private int present;
+    private boolean readsRowView;
 
     /** {@code rowType}: the lake table's columns; {@code rowEncoders}: one per business column. */
     ArrowColumns(RowType rowType, ValueEncoder[] rowEncoders) {
@@ -76,14 +83,14 @@ final class ArrowColumns {
         this.offsetBuffers = new byte[rowEncoders.length][];
     }
 
-    /** Binds to the record's batch, unless bound to it already. */
-    void bind(ArrowBatchRecord record) {
-        if (record.batchId() == batchId) {
+    /** Binds to the batch in {@code root}, identified by {@code batchId}, unless bound to it already. */
+    void bind(VectorSchemaRoot root, long batchId) {
+        if (batchId == this.batchId) {
             return;
         }
-        VectorSchemaRoot root = record.vectors();
         batchWidth = root.getFieldVectors().size();
         present = Math.min(batchWidth, values.length);
+        readsRowView = false;
         for (int i = 0; i < present; i++) {
             FieldVector vector = root.getVector(i);
             validity[i] = vector.getNullCount() == 0
@@ -91,7 +98,7 @@ final class ArrowColumns {
                     : copy(vector.getValidityBuffer(), (vector.getValueCount() + 7) / 8, validityBuffers, i);
             values[i] = bind(i, vector);
         }
-        batchId = record.batchId();
+        this.batchId = batchId;
     }
 
     /** Columns of the bound batch. */
@@ -104,13 +111,19 @@ final class ArrowColumns {
         return present;
     }
 
+    /** Whether some column of the bound batch is read through the row view rather than from its vector. */
+    boolean readsRowView() {
+        return readsRowView;
+    }
+
     boolean isNull(int column, int row) {
         byte[] bits = validity[column];
         return bits != null && (bits[row >>> 3] & (1 << (row & 7))) == 0;
     }
 
-    void write(int column, ArrowBatchRecord record, ColumnWriter out, int definitionLevel) {
-        values[column].write(record, record.rowId(), out, definitionLevel);
+    /** Writes the value at {@code row} of the bound batch; {@code rowView}: that row, see {@link VectorValue}. */
+    void write(int column, @Nullable InternalRow rowView, int row, ColumnWriter out, int definitionLevel) {
+        values[column].write(rowView, row, out, definitionLevel);
     }
 
     private VectorValue bind(int column, FieldVector vector) {
@@ -121,7 +134,7 @@ final class ArrowColumns {
                     byte[] offsets = copy(vector.getOffsetBuffer(), (count + 1) * 4L, offsetBuffers, column);
                     int length = count == 0 ? 0 : (int) INTS.get(offsets, count * 4);
                     byte[] bytes = copy(vector.getDataBuffer(), length, valueBuffers, column);
-                    return (record, row, out, dl) -> {
+                    return (rowView, row, out, dl) -> {
                         int start = (int) INTS.get(offsets, row * 4);
                         int end = (int) INTS.get(offsets, row * 4 + 4);
                         out.write(Binary.fromReusedByteArray(bytes, start, end - start), 0, dl);
@@ -131,51 +144,52 @@ final class ArrowColumns {
             case BIGINT -> {
                 if (vector instanceof BigIntVector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Long.BYTES, valueBuffers, column);
-                    return (record, row, out, dl) -> out.write((long) LONGS.get(data, row * Long.BYTES), 0, dl);
+                    return (rowView, row, out, dl) -> out.write((long) LONGS.get(data, row * Long.BYTES), 0, dl);
                 }
             }
             case INTEGER, DATE -> {
                 if (vector instanceof IntVector || vector instanceof DateDayVector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Integer.BYTES, valueBuffers, column);
-                    return (record, row, out, dl) -> out.write((int) INTS.get(data, row * Integer.BYTES), 0, dl);
+                    return (rowView, row, out, dl) -> out.write((int) INTS.get(data, row * Integer.BYTES), 0, dl);
                 }
             }
             case SMALLINT -> {
                 if (vector instanceof SmallIntVector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Short.BYTES, valueBuffers, column);
-                    return (record, row, out, dl) ->
+                    return (rowView, row, out, dl) ->
                             out.write((int) (short) SHORTS.get(data, row * Short.BYTES), 0, dl);
                 }
             }
             case TINYINT -> {
                 if (vector instanceof TinyIntVector) {
                     byte[] data = copy(vector.getDataBuffer(), count, valueBuffers, column);
-                    return (record, row, out, dl) -> out.write((int) data[row], 0, dl);
+                    return (rowView, row, out, dl) -> out.write((int) data[row], 0, dl);
                 }
             }
             case BOOLEAN -> {
                 if (vector instanceof BitVector) {
                     byte[] bits = copy(vector.getDataBuffer(), (count + 7) / 8, valueBuffers, column);
-                    return (record, row, out, dl) -> out.write((bits[row >>> 3] & (1 << (row & 7))) != 0, 0, dl);
+                    return (rowView, row, out, dl) -> out.write((bits[row >>> 3] & (1 << (row & 7))) != 0, 0, dl);
                 }
             }
             case FLOAT -> {
                 if (vector instanceof Float4Vector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Float.BYTES, valueBuffers, column);
-                    return (record, row, out, dl) -> out.write((float) FLOATS.get(data, row * Float.BYTES), 0, dl);
+                    return (rowView, row, out, dl) -> out.write((float) FLOATS.get(data, row * Float.BYTES), 0, dl);
                 }
             }
             case DOUBLE -> {
                 if (vector instanceof Float8Vector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Double.BYTES, valueBuffers, column);
-                    return (record, row, out, dl) ->
+                    return (rowView, row, out, dl) ->
                             out.write((double) DOUBLES.get(data, row * Double.BYTES), 0, dl);
                 }
             }
             default -> { }
         }
         ValueEncoder encoder = rowEncoders[column];
-        return (record, row, out, dl) -> encoder.write(record.getRow(), column, out, dl);
+        readsRowView = true;
+        return (rowView, row, out, dl) -> encoder.write(rowView, column, out, dl);
     }
 
     /** The first {@code length} bytes of {@code buffer}, in the column's array of {@code arrays}, grown if needed. */

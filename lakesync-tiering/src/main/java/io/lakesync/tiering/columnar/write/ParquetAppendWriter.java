@@ -1,5 +1,7 @@
 package io.lakesync.tiering.columnar.write;
 
+import io.lakesync.tiering.columnar.AppendRangeSink;
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.io.IOException;
@@ -37,19 +39,19 @@ import org.apache.paimon.utils.StatsCollectorFactories;
 /**
  * The columnar write for Paimon append (log) tables stored as Parquet: each record's values go straight into
  * Parquet column writers ({@link ParquetDataFile}), read from the Arrow vectors when the record is an
- * {@link ArrowBatchRecord} ({@link ArrowColumns}), and this writer produces the data files and metadata that
- * Paimon's own append writer would: file names and directories from the table's path factory, files rolled at
- * {@code target-file-size}, sequence numbers as {@code AppendOnlyWriter} assigns them (from 0 per round in a
- * bucket-unaware table, after the bucket's newest file otherwise), statistics per {@code metadata.stats-mode},
- * the schema id, file source APPEND. The files are committed through the same commit messages as the row
- * writer's. Closing the writer deletes every file it has not handed over in {@link #complete()}. One encoding
- * differs from Paimon's defaults, as Paimon's own per-column option would make it: {@code __offset}, unique in
- * every file, has no dictionary ({@code parquet.enable.dictionary#__offset = false}) unless the table sets a
- * dictionary option itself.
+ * {@link ArrowBatchRecord}, or a log batch comes as one {@link ArrowAppendRange} of rows ({@link ArrowColumns}),
+ * and this writer produces the data files and metadata that Paimon's own append writer would: file names and
+ * directories from the table's path factory, files rolled at {@code target-file-size}, sequence numbers as
+ * {@code AppendOnlyWriter} assigns them (from 0 per round in a bucket-unaware table, after the bucket's newest file
+ * otherwise), statistics per {@code metadata.stats-mode}, the schema id, file source APPEND. The files are
+ * committed through the same commit messages as the row writer's. Closing the writer deletes every file it has not
+ * handed over in {@link #complete()}. One encoding differs from Paimon's defaults, as Paimon's own per-column
+ * option would make it: {@code __offset}, unique in every file, has no dictionary
+ * ({@code parquet.enable.dictionary#__offset = false}) unless the table sets a dictionary option itself.
  *
  * <p>Which tables it serves: {@link #unsupportedReason}; any other table keeps Paimon's row writer.
  */
-public final class ParquetAppendWriter implements LakeWriter {
+public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
 
     /** Records between checks of the file size, as Paimon's rolling writer checks. */
     private static final int ROLLING_CHECK_RECORDS = 1000;
@@ -151,6 +153,12 @@ public final class ParquetAppendWriter implements LakeWriter {
         files.of(bucket, record).write(record, bucket.getBucket());
     }
 
+    /** Writes the range's rows as {@link #write} writes their records, in a loop over the rows. */
+    @Override
+    public void writeAppends(TableBucket bucket, ArrowAppendRange range) throws IOException {
+        files.of(bucket, range.batchRecord()).write(range, bucket.getBucket());
+    }
+
     @Override
     public List<CommitMessage> complete() throws Exception {
         List<CommitMessage> messages = new ArrayList<>();
@@ -198,17 +206,39 @@ public final class ParquetAppendWriter implements LakeWriter {
         }
 
         void write(LogRecord record, int flussBucket) throws IOException {
+            ParquetDataFile file = currentFile();
+            if (record instanceof ArrowBatchRecord arrow) {
+                file.append(arrow, arrowColumns, flussBucket);
+            } else {
+                file.append(record, flussBucket);
+            }
+            nextSequence++;
+            rollIfDue();
+        }
+
+        /** Writes the range in pieces that end where a record at a time would check the file size. */
+        void write(ArrowAppendRange range, int flussBucket) throws IOException {
+            for (int row = range.firstRow(); row < range.endRow(); ) {
+                ParquetDataFile file = currentFile();
+                int toSizeCheck = ROLLING_CHECK_RECORDS - (int) (file.rowCount() % ROLLING_CHECK_RECORDS);
+                int end = Math.min(range.endRow(), row + toSizeCheck);
+                file.append(range, row, end, arrowColumns, flussBucket);
+                nextSequence += end - row;
+                row = end;
+                rollIfDue();
+            }
+        }
+
+        private ParquetDataFile currentFile() throws IOException {
             if (current == null) {
                 current = new ParquetDataFile(
                         table.fileIO(), paths.newPath(), schema, encoders, timestampMicros, settings, compressor);
                 currentMinSequence = nextSequence;
             }
-            if (record instanceof ArrowBatchRecord arrow) {
-                current.append(arrow, arrowColumns, flussBucket);
-            } else {
-                current.append(record, flussBucket);
-            }
-            nextSequence++;
+            return current;
+        }
+
+        private void rollIfDue() throws IOException {
             if (current.rowCount() % ROLLING_CHECK_RECORDS == 0 && current.estimatedSize() >= targetFileSize) {
                 roll();
             }

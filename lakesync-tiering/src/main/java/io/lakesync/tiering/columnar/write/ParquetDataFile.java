@@ -1,11 +1,14 @@
 package io.lakesync.tiering.columnar.write;
 
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.shaded.arrow.org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.paimon.format.parquet.writer.StreamOutputFile;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.Path;
@@ -127,23 +130,48 @@ final class ParquetDataFile {
                 encoders[i].write(row, i, columns[i], maxDefinitionLevels[i]);
             }
         }
-        endRecord(record, bucket);
+        endRecord(record.logOffset(), timestamp(record.timestamp()), bucket);
     }
 
     /** {@link #append(LogRecord, int)} for a record of an Arrow batch, its values read from the batch's vectors. */
     void append(ArrowBatchRecord record, ArrowColumns vectors, int bucket) throws IOException {
-        vectors.bind(record);
+        bind(vectors, record.vectors(), record.batchId());
+        writeArrowValues(vectors, record.getRow(), record.rowId());
+        endRecord(record.logOffset(), timestamp(record.timestamp()), bucket);
+    }
+
+    /**
+     * Appends rows {@code [from, to)} of the range's batch, of Fluss bucket {@code bucket}, their values read from
+     * the batch's vectors: the same values, row by row, as {@link #append(ArrowBatchRecord, ArrowColumns, int)}
+     * for each of their records, without a record object per row. Row by row rather than column by column:
+     * parquet-mr decides in {@code endRecord} from its own private state whether to write pages, so a row's
+     * values must all be in the column writers when its {@code endRecord} runs, or the pages would differ.
+     */
+    void append(ArrowAppendRange range, int from, int to, ArrowColumns vectors, int bucket) throws IOException {
+        bind(vectors, range.vectors(), range.batchId());
+        boolean readsRowView = vectors.readsRowView();
+        long timestamp = timestamp(range.timestamp());
+        for (int row = from; row < to; row++) {
+            writeArrowValues(vectors, readsRowView ? range.rowAt(row) : null, row);
+            endRecord(range.offsetOf(row), timestamp, bucket);
+        }
+    }
+
+    private void bind(ArrowColumns vectors, VectorSchemaRoot root, long batchId) {
+        vectors.bind(root, batchId);
         checkWidth(vectors.batchWidth());
+    }
+
+    /** Writes the business columns of row {@code row} of the bound batch; {@code rowView}: see {@link ArrowColumns}. */
+    private void writeArrowValues(ArrowColumns vectors, @Nullable InternalRow rowView, int row) {
         int present = vectors.present();
-        int rowId = record.rowId();
         for (int i = 0; i < businessFields; i++) {
-            if (i >= present || vectors.isNull(i, rowId)) {
+            if (i >= present || vectors.isNull(i, row)) {
                 writeNull(i);
             } else {
-                vectors.write(i, record, columns[i], maxDefinitionLevels[i]);
+                vectors.write(i, rowView, row, columns[i], maxDefinitionLevels[i]);
             }
         }
-        endRecord(record, bucket);
     }
 
     private void checkWidth(int present) {
@@ -153,11 +181,15 @@ final class ParquetDataFile {
         }
     }
 
+    /** {@code __timestamp}'s value for a record's timestamp in milliseconds. */
+    private long timestamp(long millis) {
+        return timestampMicros ? Math.multiplyExact(millis, 1000L) : millis;
+    }
+
     /** Writes the system columns and ends the record. */
-    private void endRecord(LogRecord record, int bucket) throws IOException {
+    private void endRecord(long offset, long timestamp, int bucket) throws IOException {
         columns[businessFields].write(bucket, 0, maxDefinitionLevels[businessFields]);
-        columns[businessFields + 1].write(record.logOffset(), 0, maxDefinitionLevels[businessFields + 1]);
-        long timestamp = timestampMicros ? Math.multiplyExact(record.timestamp(), 1000L) : record.timestamp();
+        columns[businessFields + 1].write(offset, 0, maxDefinitionLevels[businessFields + 1]);
         columns[businessFields + 2].write(timestamp, 0, maxDefinitionLevels[businessFields + 2]);
         endRow();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.columnar.InMemoryArrowBatches;
+import io.lakesync.tiering.columnar.RecordSink;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.math.BigDecimal;
@@ -73,6 +74,8 @@ class ParquetAppendWriterTest {
     private static final int RECORDS_PER_ROUND = 3_000;
     /** Records per chunk written through Arrow batches (one batch per bucket per chunk). */
     private static final int ARROW_CHUNK = 500;
+    /** Records per chunk written as ranges: not a divisor of the 1,000 records between file-size checks. */
+    private static final int RANGE_CHUNK = 333;
 
     @TempDir
     Path dir;
@@ -314,6 +317,63 @@ class ParquetAppendWriterTest {
                 views.sort(Comparator.comparingLong(ArrowBatchRecord::logOffset));
                 for (ArrowBatchRecord view : views) {
                     writer.write(new TableBucket(1, bucketOf(view)), view);
+                }
+            }
+            messages = writer.complete();
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
+    /**
+     * A log batch handed to the writer as one range of rows ({@link ParquetAppendWriter#writeAppends}) must give
+     * the files its records give one by one: the same Arrow batches (of a length that makes file rolls and row
+     * groups fall inside batches) through both, rows, file metadata and Parquet layout compared.
+     */
+    @ParameterizedTest(name = "buckets {0}, target file size {1}, page size {2}, row group size {3}")
+    @CsvSource({"2, 128mb, 1048576, 128mb", "-1, 1kb, 1048576, 128mb", "2, 128mb, 1024, 32kb"})
+    void aBatchWrittenAsOneRangeGivesTheFilesOfItsRecords(
+            int buckets, String targetFileSize, int pageSize, String rowGroupSize) throws Exception {
+        Map<String, String> options = Map.of(
+                "target-file-size", targetFileSize,
+                "parquet.page.size", String.valueOf(pageSize),
+                "file.block-size", rowGroupSize);
+        FileStoreTable byRecord = table("by_record", buckets, options);
+        FileStoreTable byRange = table("by_range", buckets, options);
+        for (int round = 0; round < 2; round++) {
+            List<LogRecord> records = records(round * RECORDS_PER_ROUND, RECORDS_PER_ROUND);
+            commitArrowBatches(byRecord, records, false);
+            commitArrowBatches(byRange, records, true);
+        }
+
+        assertThat(read(byRange)).hasSize(2 * RECORDS_PER_ROUND).containsExactlyElementsOf(read(byRecord));
+        assertThat(files(byRange)).isEqualTo(files(byRecord));
+        assertThat(layout(byRange)).isEqualTo(layout(byRecord));
+    }
+
+    /**
+     * Writes the records bucket by bucket in Arrow batches of about {@link #RANGE_CHUNK} / 2 rows, each batch
+     * replayed as the columnar reader hands out a log table's batch: to the writer itself as one range when
+     * {@code asRanges}, record by record otherwise.
+     */
+    private static void commitArrowBatches(FileStoreTable table, List<LogRecord> records, boolean asRanges)
+            throws Exception {
+        List<CommitMessage> messages;
+        long[] nextOffset = new long[2];
+        try (InMemoryArrowBatches arrow = new InMemoryArrowBatches(flussRowType());
+                ParquetAppendWriter writer = new ParquetAppendWriter(table)) {
+            RecordSink sink = asRanges ? writer : writer::write;
+            for (int from = 0; from < records.size(); from += RANGE_CHUNK) {
+                List<LogRecord> chunk = records.subList(from, Math.min(records.size(), from + RANGE_CHUNK));
+                for (int bucket = 0; bucket < 2; bucket++) {
+                    int inBucket = bucket;
+                    List<org.apache.fluss.row.InternalRow> rows = chunk.stream()
+                            .filter(r -> bucketOf(r) == inBucket)
+                            .map(LogRecord::getRow)
+                            .toList();
+                    arrow.replay(arrow.encode(nextOffset[bucket], rows), new TableBucket(1, bucket), sink);
+                    nextOffset[bucket] += rows.size();
                 }
             }
             messages = writer.complete();
