@@ -171,7 +171,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         }
         return new ParquetSettings(
                 settings.hadoopConf(),
-                properties.build(),
+                ParquetSettings.build(properties, settings.properties().getWriterVersion()),
                 settings.codec(),
                 settings.rowGroupSize(),
                 settings.maxPaddingSize());

@@ -9,6 +9,10 @@ import org.apache.paimon.CoreOptions;
 import org.apache.paimon.options.MemorySize;
 import org.apache.paimon.shade.org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
+import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.paimon.shade.org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
+import org.apache.paimon.shade.org.apache.parquet.column.values.factory.DefaultV2ValuesWriterFactory;
+import org.apache.paimon.shade.org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetOutputFormat;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -67,6 +71,8 @@ record ParquetSettings(
         }
         Configuration conf = new Configuration(false);
         format.forEach(conf::set);
+        WriterVersion writerVersion = WriterVersion.fromString(
+                conf.get(ParquetOutputFormat.WRITER_VERSION, ParquetProperties.DEFAULT_WRITER_VERSION.toString()));
         ParquetProperties.Builder properties = ParquetProperties.builder()
                 .withPageSize(conf.getInt(ParquetOutputFormat.PAGE_SIZE, ParquetWriter.DEFAULT_PAGE_SIZE))
                 .withPageRowCountLimit(conf.getInt(
@@ -75,8 +81,7 @@ record ParquetSettings(
                         ParquetOutputFormat.DICTIONARY_PAGE_SIZE, ParquetProperties.DEFAULT_DICTIONARY_PAGE_SIZE))
                 .withDictionaryEncoding(conf.getBoolean(
                         ParquetOutputFormat.ENABLE_DICTIONARY, ParquetProperties.DEFAULT_IS_DICTIONARY_ENABLED))
-                .withWriterVersion(ParquetProperties.WriterVersion.fromString(conf.get(
-                        ParquetOutputFormat.WRITER_VERSION, ParquetProperties.DEFAULT_WRITER_VERSION.toString())));
+                .withWriterVersion(writerVersion);
         if (conf.get(ParquetOutputFormat.ENABLE_DICTIONARY) == null) {
             for (String column : uniqueColumns) {
                 if (conf.get(ParquetOutputFormat.ENABLE_DICTIONARY + "#" + column) == null) {
@@ -87,7 +92,7 @@ record ParquetSettings(
         String compression = conf.get("parquet.compression", options.fileCompression());
         return new ParquetSettings(
                 conf,
-                properties.build(),
+                build(properties, writerVersion),
                 CompressionCodecName.fromConf(compression),
                 conf.getLong(ParquetOutputFormat.BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE),
                 conf.getInt(ParquetOutputFormat.MAX_PADDING_BYTES, ParquetWriter.MAX_PADDING_SIZE_DEFAULT));
@@ -97,9 +102,23 @@ record ParquetSettings(
     ParquetSettings withAllocator(ByteBufferAllocator allocator) {
         return new ParquetSettings(
                 hadoopConf,
-                ParquetProperties.copy(properties).withAllocator(allocator).build(),
+                build(ParquetProperties.copy(properties).withAllocator(allocator), properties.getWriterVersion()),
                 codec,
                 rowGroupSize,
                 maxPaddingSize);
+    }
+
+    /**
+     * The properties of {@code builder}, with a values-writer factory of their own. parquet-mr's default factory is
+     * one static object that every build rebinds to the properties built: every writer in the JVM would create
+     * its value encoders with the properties built last, on any thread, so with their allocator (another
+     * writer's {@link PageBufferPool}, which is not thread-safe: one buffer lent to two threads' encoders, pages
+     * overwritten) and their dictionary and page settings.
+     */
+    static ParquetProperties build(ParquetProperties.Builder builder, WriterVersion writerVersion) {
+        ValuesWriterFactory values = writerVersion == WriterVersion.PARQUET_1_0
+                ? new DefaultV1ValuesWriterFactory()
+                : new DefaultV2ValuesWriterFactory();
+        return builder.withValuesWriterFactory(values).build();
     }
 }

@@ -3,7 +3,16 @@ package io.lakesync.tiering.columnar.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.shade.org.apache.parquet.column.ColumnDescriptor;
+import org.apache.paimon.shade.org.apache.parquet.column.values.ValuesWriter;
+import org.apache.paimon.shade.org.apache.parquet.io.api.Binary;
+import org.apache.paimon.shade.org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.paimon.shade.org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The page buffer pool's bookkeeping; that parquet-mr writes the same files with it is
@@ -59,5 +68,31 @@ class PageBufferPoolTest {
         pool.release(large);
         assertThat(pool.pooledBytes()).isEqualTo(8192);
         assertThat(pool.lentBuffers()).isZero();
+    }
+
+    /**
+     * A writer's value encoders take their buffers from its own pool, not from the pool of the writer whose
+     * settings were built last: parquet-mr's default values-writer factory is one static object that every
+     * settings build rebinds, so writers on other threads would share one (not thread-safe) pool.
+     */
+    @ParameterizedTest(name = "writer version {0}")
+    @ValueSource(strings = {"v1", "v2"})
+    void eachWritersValueEncodersTakeBuffersFromItsOwnPool(String writerVersion) {
+        CoreOptions options = CoreOptions.fromMap(Map.of("parquet.writer.version", writerVersion));
+        PageBufferPool own = new PageBufferPool(1 << 20);
+        PageBufferPool other = new PageBufferPool(1 << 20);
+        ParquetSettings settings = ParquetSettings.of(options).withAllocator(own);
+        ParquetSettings.of(options).withAllocator(other);
+
+        ColumnDescriptor column =
+                new ColumnDescriptor(new String[] {"s"}, Types.optional(PrimitiveTypeName.BINARY).named("s"), 0, 1);
+        ValuesWriter values = settings.properties().newValuesWriter(column);
+        values.writeBytes(Binary.fromString("value"));
+        values.getBytes();
+
+        assertThat(other.lentBuffers()).as("buffers lent by the other writer's pool").isZero();
+        assertThat(own.lentBuffers()).isPositive();
+        values.close();
+        assertThat(own.lentBuffers()).isZero();
     }
 }
