@@ -7,8 +7,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -48,7 +50,9 @@ public final class ClusterNode implements AutoCloseable {
     private volatile Instant leaderUntil = Instant.MIN;
     private Instant joinedAt = Instant.MAX;
     private boolean warnedSecondInstance;
-    private ScheduledExecutorService scheduler;
+    private volatile ScheduledExecutorService scheduler;
+    /** The tables as the last heartbeat recorded them. */
+    private volatile Set<TableAssignment> recordedTables = Set.of();
 
     public ClusterNode(
             String id, Membership membership, LeaderLease lease, Supplier<Collection<TableAssignment>> tablesHeld, Clock clock) {
@@ -81,6 +85,31 @@ public final class ClusterNode implements AutoCloseable {
         leaderDuties.add(duty);
     }
 
+    /**
+     * The engine took {@code assignment} (or starts a round of it): when the last heartbeat did not record it,
+     * records the held tables at once, on the heartbeat thread. Should this instance die before its next
+     * heartbeat, the leader then hands back the epoch the coordinator gave it; an older epoch would be ignored
+     * by the coordinator, and the table would wait for the coordinator's own 2-minute timeout. Only schedules the
+     * write, so engine threads may call it; before {@link #start} and after {@link #close} it does nothing.
+     */
+    public void tableTaken(TableAssignment assignment) {
+        ScheduledExecutorService ticks = scheduler;
+        if (ticks == null || recordedTables.contains(assignment)) {
+            return;
+        }
+        try {
+            ticks.execute(() -> {
+                try {
+                    recordHeartbeat();
+                } catch (RuntimeException e) {
+                    LOG.warn("Instance {} could not record the tables it holds in the shared state: {}", id, e.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // Closing: the clean stop records that it holds nothing.
+        }
+    }
+
     /** Ticks every {@code interval} on a thread of its own. */
     public synchronized void start(Duration interval) {
         scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -94,7 +123,7 @@ public final class ClusterNode implements AutoCloseable {
     /** One heartbeat: alive, leadership, then the duties (the leader's too, if it is). Never throws. */
     public void tick() {
         try {
-            membership.heartbeat(id, tablesHeld.get());
+            recordHeartbeat();
             warnIfNotAlone();
         } catch (RuntimeException e) {
             LOG.warn("Instance {} could not record its heartbeat in the shared state: {}", id, e.toString());
@@ -146,6 +175,12 @@ public final class ClusterNode implements AutoCloseable {
         } else if (!holds && was) {
             LOG.info("Instance {} is no longer the leader", id);
         }
+    }
+
+    private void recordHeartbeat() {
+        Set<TableAssignment> held = Set.copyOf(tablesHeld.get());
+        membership.heartbeat(id, held);
+        recordedTables = held;
     }
 
     private void warnIfNotAlone() {

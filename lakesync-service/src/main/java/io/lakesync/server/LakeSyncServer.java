@@ -53,6 +53,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,7 +127,28 @@ public final class LakeSyncServer implements AutoCloseable {
                             callTimeout,
                             refreshInterval.multipliedBy(unknownAfterRefreshes(config))));
             UsageMeter usage = push(started, new UsageMeter(state));
-            Engine engine = push(started, new Engine(config, TieringListener.all(List.of(tracker, usage)), clock));
+            // The cluster node joins after the engine (it reads the engine's tables), so the engine reaches it here.
+            AtomicReference<ClusterNode> clusterNode = new AtomicReference<>();
+            TieringListener tablesTaken = new TieringListener() {
+                @Override
+                public void roundStarted(TableAssignment assignment) {
+                    tableTaken(assignment);
+                }
+
+                @Override
+                public void roundHeldBack(TableAssignment assignment, String reason) {
+                    tableTaken(assignment);
+                }
+
+                private void tableTaken(TableAssignment assignment) {
+                    ClusterNode node = clusterNode.get();
+                    if (node != null) {
+                        node.tableTaken(assignment);
+                    }
+                }
+            };
+            Engine engine = push(started,
+                    new Engine(config, TieringListener.all(List.of(tracker, usage, tablesTaken)), clock));
             TableSwitches tableSwitches =
                     new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
@@ -141,6 +163,7 @@ public final class LakeSyncServer implements AutoCloseable {
             Membership membership = new Membership(state, clock, instanceTimeout);
             ClusterNode node = new ClusterNode(instanceId, membership,
                     new LeaderLease(state, "cluster-duties", clock, instanceTimeout), engine::heldTables, clock);
+            clusterNode.set(node);
             node.everyHeartbeatAsLeader(
                     new DeadInstanceTables(membership, FlussTieringCoordinator.of(connection)));
             Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker, clock), clock));

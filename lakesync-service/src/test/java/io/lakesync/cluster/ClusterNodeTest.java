@@ -1,5 +1,6 @@
 package io.lakesync.cluster;
 
+import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
@@ -121,6 +122,32 @@ class ClusterNodeTest {
     }
 
     @Test
+    void aTableTakenBetweenHeartbeatsIsRecordedAtOnceWithItsEpoch() throws Exception {
+        StateStore store = track(postgres.open(postgres.newDatabase(), clock));
+        TableAssignment before = new TableAssignment(7, TablePath.of("shop", "orders"), 3);
+        TableAssignment handedOutAgain = new TableAssignment(7, TablePath.of("shop", "orders"), 4);
+        List<TableAssignment> held = new CopyOnWriteArrayList<>(List.of(before));
+        ClusterNode a = track(node(store, "a", held));
+        a.join("host-a", "http://host-a:8080", "1.0", 1);
+        // Heartbeats an hour apart: only tableTaken can record anything during the test.
+        a.start(Duration.ofHours(1));
+        Membership membership = new Membership(store, clock, TIMEOUT);
+
+        held.set(0, handedOutAgain);
+        a.tableTaken(handedOutAgain);
+        eventually(Duration.ofSeconds(30), () -> assertThat(heldEpochs(store, "a")).isEqualTo("7:4"));
+        clock.advance(TIMEOUT.plusSeconds(1));
+        assertThat(membership.tablesOfDeadInstances())
+                .as("a dies before its next heartbeat: the leader hands back the epoch a holds now")
+                .containsExactly(Map.entry("a", List.of(new TableEpoch(7, 4))));
+
+        a.close();
+        a.tableTaken(new TableAssignment(8, TablePath.of("shop", "items"), 1));
+        assertThat(membership.tablesOfDeadInstances()).as("a clean stop holds nothing; a closed node records nothing")
+                .isEmpty();
+    }
+
+    @Test
     void onSqliteTheSingleInstanceAlwaysLeadsAndASecondOneIsWarnedAbout() {
         List<String> warnings = new CopyOnWriteArrayList<>();
         Logger logger = (Logger) LogManager.getLogger(ClusterNode.class);
@@ -160,6 +187,13 @@ class ClusterNodeTest {
     private ClusterNode node(StateStore store, String id, Collection<TableAssignment> held) {
         return new ClusterNode(id, new Membership(store, clock, TIMEOUT),
                 new LeaderLease(store, "cluster-duties", clock, TIMEOUT), () -> held, clock);
+    }
+
+    private static String heldEpochs(StateStore store, String id) {
+        List<String> epochs = new ArrayList<>();
+        store.read(sql -> sql.query("SELECT held_epochs FROM lakesync_instance WHERE id = ?",
+                row -> epochs.add(row.getString("held_epochs")), id));
+        return String.join(";", epochs);
     }
 
     private <T extends AutoCloseable> T track(T closeable) {
