@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.local.LocalStackLock;
 import io.lakesync.server.HttpApi;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.server.LakeSyncVersion;
@@ -87,7 +88,12 @@ final class LocalCommand implements Callable<Integer> {
         // Before the cluster's few seconds of start-up, so a busy service port fails at once.
         HttpApi.requireCanListen(config);
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
-        config = withLocalToken(config, dataDir);
+        try (LocalStackLock folder = LocalStackLock.acquire(dataDir)) {
+            return run(withLocalToken(config, dataDir), dataDir);
+        }
+    }
+
+    private int run(LakeSyncConfig config, Path dataDir) throws Exception {
         Path logFile = LogFile.attach(dataDir);
         StopSignal stop = StopSignal.install();
         LOG.info("Starting the local stack in {}", dataDir);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.local.LocalStackLock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -154,6 +155,22 @@ class LakeSyncCliTest {
             assertThat(run.err().lines()).hasSize(1);
         }
         assertThat(dataDir).as("nothing started, so no data folder").doesNotExist();
+    }
+
+    @Test
+    void aDataFolderInUseByAnotherLocalStackFailsBeforeAnythingStarts() throws IOException {
+        Path dataDir = tempDir.resolve("data");
+        try (LocalStackLock running = LocalStackLock.acquire(dataDir)) {
+            Run run = run("local", "--data-dir", dataDir.toString(), "--port", "0");
+            assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+            assertThat(run.err()).contains("Data folder " + dataDir).contains("'data.dir'")
+                    .contains("in use by another local stack");
+            assertThat(run.err().lines()).hasSize(1);
+            assertThat(dataDir.resolve("zookeeper")).as("nothing started").doesNotExist();
+        }
+        try (LocalStackLock again = LocalStackLock.acquire(dataDir)) {
+            assertThat(again).as("released with the stack that held it").isNotNull();
+        }
     }
 
     @Test
