@@ -2,16 +2,17 @@ package io.lakesync.cli;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
-import io.lakesync.tiering.lake.LakeTables;
-import java.io.IOException;
-import java.nio.file.Files;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
+import io.lakesync.folder.FolderLock;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.local.LocalStackLock;
 import io.lakesync.server.HttpApi;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.server.LakeSyncVersion;
+import io.lakesync.tiering.lake.LakeTables;
+import java.io.IOException;
+import java.nio.file.Files;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -88,7 +89,7 @@ final class LocalCommand implements Callable<Integer> {
         // Before the cluster's few seconds of start-up, so a busy service port fails at once.
         HttpApi.requireCanListen(config);
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
-        try (LocalStackLock folder = LocalStackLock.acquire(dataDir)) {
+        try (FolderLock folder = LocalStackLock.acquire(dataDir)) {
             return run(withLocalToken(config, dataDir), dataDir);
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.folder.FolderLock;
 import io.lakesync.local.LocalStackLock;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -160,7 +161,7 @@ class LakeSyncCliTest {
     @Test
     void aDataFolderInUseByAnotherLocalStackFailsBeforeAnythingStarts() throws IOException {
         Path dataDir = tempDir.resolve("data");
-        try (LocalStackLock running = LocalStackLock.acquire(dataDir)) {
+        try (FolderLock running = LocalStackLock.acquire(dataDir)) {
             Run run = run("local", "--data-dir", dataDir.toString(), "--port", "0");
             assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
             assertThat(run.err()).contains("Data folder " + dataDir).contains("'data.dir'")
@@ -168,7 +169,7 @@ class LakeSyncCliTest {
             assertThat(run.err().lines()).hasSize(1);
             assertThat(dataDir.resolve("zookeeper")).as("nothing started").doesNotExist();
         }
-        try (LocalStackLock again = LocalStackLock.acquire(dataDir)) {
+        try (FolderLock again = LocalStackLock.acquire(dataDir)) {
             assertThat(again).as("released with the stack that held it").isNotNull();
         }
     }

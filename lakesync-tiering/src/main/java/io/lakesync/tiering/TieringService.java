@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.folder.FolderLock;
 import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundMeter;
@@ -66,7 +67,7 @@ public final class TieringService implements AutoCloseable {
     private final Path workDir;
 
     private volatile boolean running;
-    private DataDirLock lock;
+    private FolderLock lock;
     private ReconnectingConnection connection;
     private FlussTieringCoordinator coordinator;
     private LakeTables lakeTables;
