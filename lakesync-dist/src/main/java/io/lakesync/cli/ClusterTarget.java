@@ -2,6 +2,9 @@ package io.lakesync.cli;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.local.LocalFlussCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +14,8 @@ import picocli.CommandLine.Option;
 /**
  * The Fluss cluster and Paimon lake a command reads directly (not through the service): the service's own
  * config file and {@code --set} pairs; without {@code fluss.bootstrap.servers} in them, the local stack of the
- * data folder (its coordinator port and warehouse).
+ * data folder (its coordinator port, as it last
+ * listened, and warehouse).
  */
 final class ClusterTarget {
 
@@ -33,12 +37,21 @@ final class ClusterTarget {
         Path localData = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Map<String, String> local = new LinkedHashMap<>();
         local.put(LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key(),
-                "127.0.0.1:" + config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
+                "127.0.0.1:" + localCoordinatorPort(config));
         if (config.lakeCatalogOptions().isEmpty()) {
             // The local stack's default lake; a configured one (a JDBC catalog, say) is the stack's too.
             local.put(LakeSyncOptions.LAKE_PREFIX + "metastore", "filesystem");
             local.put(LakeSyncOptions.LAKE_PREFIX + "warehouse", localData.resolve("warehouse").toString());
         }
         return config.with(local);
+    }
+
+    private static int localCoordinatorPort(LakeSyncConfig config) {
+        try {
+            return LocalFlussCluster.clientCoordinatorPort(config);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the local stack's remembered ports in "
+                    + config.get(LakeSyncOptions.DATA_DIR) + ": " + e.getMessage(), e);
+        }
     }
 }

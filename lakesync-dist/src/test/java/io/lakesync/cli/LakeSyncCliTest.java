@@ -110,6 +110,27 @@ class LakeSyncCliTest {
         assertThat(withFlags.get(LakeSyncOptions.DATA_DIR)).isEqualTo("/from/flag");
     }
 
+    @Test
+    void commandsReadingALocalStackDirectlyUseThePortItLastListenedOnUnlessOneIsSet() throws IOException {
+        Path dataDir = tempDir.resolve("stack");
+        assertThat(bootstrapServersOf(dataDir)).isEqualTo("127.0.0.1:9123");
+
+        Files.createDirectories(dataDir);
+        // What a stack started with --fluss-port 0 leaves behind.
+        Files.writeString(dataDir.resolve("ports.properties"), "local.coordinator.port=45678\n");
+        assertThat(bootstrapServersOf(dataDir)).isEqualTo("127.0.0.1:45678");
+        assertThat(bootstrapServersOf(dataDir, "--set", "local.coordinator.port=5555")).isEqualTo("127.0.0.1:5555");
+
+        Files.writeString(dataDir.resolve("ports.properties"), "local.coordinator.port=not-a-port\n");
+        assertThat(bootstrapServersOf(dataDir)).isEqualTo("127.0.0.1:9123");
+    }
+
+    private static String bootstrapServersOf(Path dataDir, String... flags) {
+        ClusterTarget target = new ClusterTarget();
+        new CommandLine(target).parseArgs(flags);
+        return target.load(dataDir).flussClientOptions().get("bootstrap.servers");
+    }
+
     private static LakeSyncConfig localConfig(String... flags) {
         String[] args = new String[flags.length + 1];
         args[0] = "local";

@@ -80,6 +80,20 @@ public final class LocalFlussCluster implements AutoCloseable {
     }
 
     /**
+     * The coordinator port a client of the local stack in {@code config}'s data folder should use: the configured
+     * one if set, else the one the stack last listened on (it may have picked a free one), else the default.
+     */
+    public static int clientCoordinatorPort(LakeSyncConfig config) throws IOException {
+        if (config.isSet(LakeSyncOptions.LOCAL_COORDINATOR_PORT)) {
+            return config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT);
+        }
+        Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        return RememberedPorts.in(dataDir)
+                .lastBound(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key())
+                .orElse(config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
+    }
+
+    /**
      * Starts the stack described by {@code config} ({@code data.dir} and the {@code local.*} ports), with
      * {@code serverOverrides} applied to both Fluss servers' configuration (tests use it for short intervals).
      */

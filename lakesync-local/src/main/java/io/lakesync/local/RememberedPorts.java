@@ -7,6 +7,7 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Properties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,22 +39,30 @@ final class RememberedPorts {
         return remembered;
     }
 
+    /** The port the stack last listened on for {@code optionKey}, if it remembered a valid one. */
+    OptionalInt lastBound(String optionKey) {
+        String value = ports.getProperty(optionKey);
+        if (value == null) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
+            LOG.warn("Ignoring {}={} in {}: not a port", optionKey, value, file);
+            return OptionalInt.empty();
+        }
+    }
+
     /** The port to bind for {@code optionKey}: the configured one, else the remembered one if free, else 0. */
     int portFor(String optionKey, int configured) {
         if (configured != 0) {
             return configured;
         }
-        String value = ports.getProperty(optionKey);
-        if (value == null) {
+        OptionalInt remembered = lastBound(optionKey);
+        if (remembered.isEmpty()) {
             return 0;
         }
-        int port;
-        try {
-            port = Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            LOG.warn("Ignoring {}={} in {}: not a port", optionKey, value, file);
-            return 0;
-        }
+        int port = remembered.getAsInt();
         if (!LocalFlussCluster.isFree(port)) {
             LOG.warn("Port {} remembered for '{}' is taken now; picking another free port", port, optionKey);
             return 0;
