@@ -8,6 +8,8 @@ import io.lakesync.bench.contender.ChildJvm;
 import io.lakesync.bench.contender.ChildProtocol;
 import io.lakesync.bench.contender.Contender;
 import io.lakesync.bench.contender.ContenderFailedException;
+import io.lakesync.bench.measure.MachineCpu;
+import io.lakesync.bench.measure.ProcessStats;
 import io.lakesync.bench.report.BenchReport;
 import io.lakesync.bench.report.RunResult;
 import io.lakesync.bench.report.Summaries;
@@ -162,10 +164,12 @@ public final class BenchRunner {
                 RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
                         (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
                 Duration cpuBefore = child.cpu();
+                MachineWindow machine = MachineWindow.open();
                 Outcome outcome = warmUpFailure != null
                         ? new Outcome(false, 0, warmUpFailure, null)
                         : workload.drive(child, settings.timeout());
                 Duration cpu = child.cpu().minus(cpuBefore);
+                RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
                 long files = 0;
@@ -181,7 +185,7 @@ public final class BenchRunner {
                 return new RunResult(contender.label(), run, outcome.finished(), outcome.note(), workload.rows(),
                         workload.logicalBytes(), outcome.wallSeconds(), startup, seconds(cpu), peakRss,
                         peakHeap(stats), files, lakeRows, expected, outcome.lag(), seconds(startupCpu),
-                        warmUpFigures);
+                        warmUpFigures, load);
             }
         } finally {
             for (TablePath table : toDrop) {
@@ -262,6 +266,7 @@ public final class BenchRunner {
                 RunResult.WarmUp warmUpFigures = null;
                 Duration cpuBefore;
                 long start;
+                MachineWindow machine;
                 try {
                     child.await(ChildProtocol.Type.READY, START_TIMEOUT);
                     start = System.nanoTime();
@@ -276,6 +281,7 @@ public final class BenchRunner {
                                 seconds(cpuBefore.minus(startupCpu)));
                         start = warmed;
                     }
+                    machine = MachineWindow.open();
                 } catch (ContenderFailedException | TimeoutException e) {
                     child.stop();
                     return RunResult.notStarted(contender.label(), run, workload.rows(), workload.logicalBytes(),
@@ -289,6 +295,7 @@ public final class BenchRunner {
                 }
                 double wall = (System.nanoTime() - start) / 1e9;
                 Duration cpu = child.cpu().minus(cpuBefore);
+                RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
                 long files = 0;
@@ -297,7 +304,7 @@ public final class BenchRunner {
                 }
                 return new RunResult(contender.label(), run, note == null, note, workload.rows(),
                         workload.logicalBytes(), wall, startup, seconds(cpu), peakRss, peakHeap(stats), files,
-                        null, null, null, seconds(startupCpu), warmUpFigures);
+                        null, null, null, seconds(startupCpu), warmUpFigures, load);
             }
         } finally {
             for (TablePath scratch : scratches) {
@@ -334,7 +341,30 @@ public final class BenchRunner {
         String lake = r.lakeRows() == null ? ""
                 : r.lakeRowsMatch() ? String.format(", lake rows %,d ok", r.lakeRows())
                 : String.format(", lake rows %,d but expected %,d", r.lakeRows(), r.expectedLakeRows());
-        return String.format("%.2f s, %,.0f rows/s, CPU %.1f s, %d files%s", r.wallSeconds(),
-                r.wallSeconds() > 0 ? r.rows() / r.wallSeconds() : 0, r.cpuSeconds(), r.filesWritten(), lake);
+        String machine = r.machine() == null ? ""
+                : String.format("; machine busy %.0f%% (cluster CPU %.1f s)",
+                        100 * r.machine().busyCpuSeconds() / r.machine().availableCpuSeconds(),
+                        r.machine().clusterCpuSeconds());
+        return String.format("%.2f s, %,.0f rows/s, CPU %.1f s, %d files%s%s", r.wallSeconds(),
+                r.wallSeconds() > 0 ? r.rows() / r.wallSeconds() : 0, r.cpuSeconds(), r.filesWritten(), lake, machine);
+    }
+
+    /** The machine's and this process's CPU from {@link #open} to {@link #close}: the timed window's load. */
+    private record MachineWindow(MachineCpu machineAtOpen, Duration clusterAtOpen) {
+
+        static MachineWindow open() {
+            return new MachineWindow(MachineCpu.now(), ProcessStats.cpu(ProcessHandle.current()));
+        }
+
+        /** The load since {@link #open}, or null where the machine's CPU cannot be read. */
+        RunResult.MachineLoad close() {
+            MachineCpu now = MachineCpu.now();
+            if (machineAtOpen == null || now == null) {
+                return null;
+            }
+            MachineCpu window = now.since(machineAtOpen);
+            return new RunResult.MachineLoad(window.busySeconds(), window.totalSeconds(),
+                    seconds(ProcessStats.cpu(ProcessHandle.current()).minus(clusterAtOpen)));
+        }
     }
 }

@@ -71,6 +71,11 @@ class BenchSmokeTest {
         assertThat(aRun.cpuSeconds()).isPositive();
         assertThat(aRun.peakRssBytes()).isPositive();
         assertThat(aRun.peakHeapBytes()).isPositive();
+        assertThat(aRun.machine()).as("the machine's load in A's timed window").isNotNull();
+        assertThat(aRun.machine().clusterCpuSeconds()).as("the cluster answered A's reads").isPositive();
+        assertThat(aRun.machine().busyCpuSeconds())
+                .isGreaterThanOrEqualTo(aRun.machine().clusterCpuSeconds() * 0.9)
+                .isLessThanOrEqualTo(aRun.machine().availableCpuSeconds());
         assertThat(a.throughputVsA()).isEqualTo(1.0);
 
         ContenderSummary b = line(report, "B");

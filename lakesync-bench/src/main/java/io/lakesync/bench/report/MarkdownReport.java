@@ -39,9 +39,28 @@ public final class MarkdownReport {
             md.append("- **").append(c.contender()).append("**: ").append(c.description());
             c.runResults().stream().filter(r -> r.note() != null).forEach(r ->
                     md.append(" — run ").append(r.run()).append(": ").append(r.note()));
+            md.append(machineLoad(c));
             md.append('\n');
         }
         return md.toString();
+    }
+
+    /**
+     * The machine in the timed windows of {@code c}'s finished runs, medians: how much of the cores every process
+     * used, and the Fluss cluster's share (it runs in the benchmark's process). Empty where not measured.
+     */
+    static String machineLoad(ContenderSummary c) {
+        List<RunResult> measured = c.runResults().stream()
+                .filter(r -> r.finished() && r.machine() != null && r.machine().availableCpuSeconds() > 0)
+                .toList();
+        if (measured.isEmpty()) {
+            return "";
+        }
+        return String.format(" — machine in the timed window (median): %.0f%% busy, %.1f of %.1f CPU s, cluster %.1f CPU s",
+                100 * Summaries.median(measured, r -> r.machine().busyCpuSeconds() / r.machine().availableCpuSeconds()),
+                Summaries.median(measured, r -> r.machine().busyCpuSeconds()),
+                Summaries.median(measured, r -> r.machine().availableCpuSeconds()),
+                Summaries.median(measured, r -> r.machine().clusterCpuSeconds()));
     }
 
     private static List<String> cells(ContenderSummary c, boolean steady, boolean warm) {

@@ -21,6 +21,7 @@ import io.lakesync.bench.measure.LagTracker.LagStats;
  * @param lag steady runs only: lag samples
  * @param startupCpuSeconds CPU the contender process used from its start to READY
  * @param warmUp warm mode: the warm-up between READY and the timed window; null for a cold run
+ * @param machine how busy the whole machine was in the timed window; null if unknown
  */
 public record RunResult(
         String contender,
@@ -39,7 +40,8 @@ public record RunResult(
         Long expectedLakeRows,
         LagStats lag,
         double startupCpuSeconds,
-        WarmUp warmUp) {
+        WarmUp warmUp,
+        MachineLoad machine) {
 
     /**
      * What a warm run did before its timed window.
@@ -50,10 +52,21 @@ public record RunResult(
      */
     public record WarmUp(double wallSeconds, double cpuSeconds) {}
 
+    /**
+     * The whole machine in the timed window: the contender shares the cores with the Fluss cluster, which runs in
+     * the benchmark's own process, so a run whose cores were all busy was bounded by the machine as a whole.
+     *
+     * @param busyCpuSeconds CPU time every process used (Linux {@code /proc/stat})
+     * @param availableCpuSeconds cores × elapsed time
+     * @param clusterCpuSeconds CPU time of the benchmark process: the embedded ZooKeeper, Fluss coordinator and
+     *     tablet server, and the driver's polling
+     */
+    public record MachineLoad(double busyCpuSeconds, double availableCpuSeconds, double clusterCpuSeconds) {}
+
     /** A run whose contender never got going (failed or timed out before READY). */
     public static RunResult notStarted(String contender, int run, long rows, long logicalBytes, String why) {
         return new RunResult(contender, run, false, why, rows, logicalBytes, 0, 0, 0, -1, -1, 0, null, null, null, 0,
-                null);
+                null, null);
     }
 
     /** Whether the lake held exactly the expected rows (true when not checked). */

@@ -16,18 +16,18 @@ class SummariesTest {
 
     static RunResult run(String contender, int run, double wall, double cpu) {
         return new RunResult(contender, run, true, null, ROWS, BYTES, wall, 1.0, cpu, 500L << 20, 200L << 20, 8,
-                ROWS, ROWS, null, 2.5, null);
+                ROWS, ROWS, null, 2.5, null, null);
     }
 
     /** A finished warm run: {@code warmUpCpu} CPU seconds before the timed window. */
     static RunResult warm(String contender, int run, double wall, double cpu, double warmUpCpu) {
         return new RunResult(contender, run, true, null, ROWS, BYTES, wall, 1.0, cpu, 500L << 20, 200L << 20, 8,
-                ROWS, ROWS, null, 2.5, new RunResult.WarmUp(4.0, warmUpCpu));
+                ROWS, ROWS, null, 2.5, new RunResult.WarmUp(4.0, warmUpCpu), null);
     }
 
     static RunResult dnf(String contender, int run) {
         return new RunResult(contender, run, false, "not synced within 10min", ROWS, BYTES, 600, 0.5, 90,
-                300L << 20, 100L << 20, 0, null, null, null, 2.0, null);
+                300L << 20, 100L << 20, 0, null, null, null, 2.0, null, null);
     }
 
     static Map<String, String> labels(String... labels) {
@@ -103,9 +103,9 @@ class SummariesTest {
     @Test
     void steadyRunsReportLagAndAWrongLakeCountIsFlagged() {
         RunResult steady = new RunResult("A", 1, true, null, ROWS, BYTES, 60, 1, 10, 1, 1, 3, null, null,
-                new LagStats(60, 20, 35, 40), 2, null);
+                new LagStats(60, 20, 35, 40), 2, null, null);
         RunResult wrong = new RunResult("B", 1, true, null, ROWS, BYTES, 5, 1, 10, 1, 1, 3, ROWS - 1, ROWS, null, 2,
-                null);
+                null, null);
         List<ContenderSummary> lines = Summaries.summarize(labels("A", "B"), List.of(steady, wrong));
         assertThat(lines.get(0).lagP99Seconds()).isEqualTo(35.0);
         assertThat(lines.get(0).lagMaxSeconds()).isEqualTo(40.0);
@@ -124,5 +124,28 @@ class SummariesTest {
         assertThat(a.warmUpCpuSeconds()).isEqualTo(40.0);
         assertThat(a.warmUpWallSeconds()).isEqualTo(4.0);
         assertThat(lines.get(1).warmUpCpuSeconds()).as("a cold run has no warm-up").isNull();
+    }
+
+    @Test
+    void theMachineLineGivesMediansOfTheFinishedRunsTimedWindows() {
+        List<RunResult> runs = List.of(
+                withMachine(run("B", 1, 10, 5), new RunResult.MachineLoad(19, 20, 6)),
+                withMachine(run("B", 2, 11, 5), new RunResult.MachineLoad(15, 20, 4)),
+                withMachine(run("B", 3, 12, 5), new RunResult.MachineLoad(10, 20, 2)),
+                withMachine(dnf("B", 4), new RunResult.MachineLoad(1, 1200, 1)));
+
+        ContenderSummary b = Summaries.summarize(labels("B"), runs).get(0);
+
+        assertThat(MarkdownReport.machineLoad(b))
+                .isEqualTo(" — machine in the timed window (median): 75% busy, 15.0 of 20.0 CPU s, cluster 4.0 CPU s");
+        assertThat(MarkdownReport.machineLoad(Summaries.summarize(labels("B"), List.of(run("B", 1, 10, 5))).get(0)))
+                .as("not measured").isEmpty();
+    }
+
+    private static RunResult withMachine(RunResult r, RunResult.MachineLoad machine) {
+        return new RunResult(r.contender(), r.run(), r.finished(), r.note(), r.rows(), r.logicalBytes(),
+                r.wallSeconds(), r.startupSeconds(), r.cpuSeconds(), r.peakRssBytes(), r.peakHeapBytes(),
+                r.filesWritten(), r.lakeRows(), r.expectedLakeRows(), r.lag(), r.startupCpuSeconds(), r.warmUp(),
+                machine);
     }
 }
