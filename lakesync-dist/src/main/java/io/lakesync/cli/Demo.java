@@ -66,30 +66,7 @@ final class Demo implements AutoCloseable {
 
     /** Creates the two tables if they do not exist yet, then writes and reports until closed. */
     void start() throws Exception {
-        Admin admin = connection.getAdmin();
-        admin.createDatabase("fluss", DatabaseDescriptor.EMPTY, true).get();
-        admin.createTable(ORDERS, TableDescriptor.builder()
-                .schema(Schema.newBuilder()
-                        .column("shop_id", DataTypes.BIGINT())
-                        .column("user_id", DataTypes.BIGINT())
-                        .column("num_orders", DataTypes.INT())
-                        .column("total_amount", DataTypes.INT())
-                        .primaryKey("shop_id", "user_id")
-                        .build())
-                .distributedBy(4)
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "10s")
-                .build(), true).get();
-        admin.createTable(CLICKS, TableDescriptor.builder()
-                .schema(Schema.newBuilder()
-                        .column("shop_id", DataTypes.BIGINT())
-                        .column("user_id", DataTypes.BIGINT())
-                        .column("page", DataTypes.STRING())
-                        .build())
-                .distributedBy(4, "user_id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "10s")
-                .build(), true).get();
+        createTablesIfAbsent(connection.getAdmin());
         orders = connection.getTable(ORDERS);
         clicks = connection.getTable(CLICKS);
         UpsertWriter orderWriter = orders.newUpsert().createWriter();
@@ -100,6 +77,44 @@ final class Demo implements AutoCloseable {
         out.println("Demo: writing about " + rowsPerSecond + " changes/s into " + ORDERS + " (inserts, updates, deletes) and "
                 + rowsPerSecond + " rows/s into " + CLICKS + "; a status line per table every 5 s.");
         out.flush();
+    }
+
+    /**
+     * Creates the demo database and tables, skipping those that exist. Not {@code createTable(..., ignoreIfExists)}:
+     * Fluss 0.9.1's coordinator creates the lake table before it looks for the Fluss table, so for a lake-enabled
+     * table whose Paimon table already holds data (any restart of the demo) it fails with
+     * {@code LakeTableAlreadyExistException} although the Fluss table is there.
+     */
+    static void createTablesIfAbsent(Admin admin) throws Exception {
+        admin.createDatabase("fluss", DatabaseDescriptor.EMPTY, true).get();
+        createIfAbsent(admin, ORDERS, TableDescriptor.builder()
+                .schema(Schema.newBuilder()
+                        .column("shop_id", DataTypes.BIGINT())
+                        .column("user_id", DataTypes.BIGINT())
+                        .column("num_orders", DataTypes.INT())
+                        .column("total_amount", DataTypes.INT())
+                        .primaryKey("shop_id", "user_id")
+                        .build())
+                .distributedBy(4)
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "10s")
+                .build());
+        createIfAbsent(admin, CLICKS, TableDescriptor.builder()
+                .schema(Schema.newBuilder()
+                        .column("shop_id", DataTypes.BIGINT())
+                        .column("user_id", DataTypes.BIGINT())
+                        .column("page", DataTypes.STRING())
+                        .build())
+                .distributedBy(4, "user_id")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "10s")
+                .build());
+    }
+
+    private static void createIfAbsent(Admin admin, TablePath path, TableDescriptor descriptor) throws Exception {
+        if (!admin.tableExists(path).get()) {
+            admin.createTable(path, descriptor, false).get();
+        }
     }
 
     private void write(UpsertWriter orderWriter, AppendWriter clickWriter, int rows) {
