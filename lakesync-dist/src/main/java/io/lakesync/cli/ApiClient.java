@@ -13,7 +13,8 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
- * How the CLI's client commands reach a running lakesync service: {@code --url}, and a token from
+ * How the CLI's client commands reach a running lakesync service: {@code --url} (else the local stack running in
+ * {@code --data-dir}, else port 8080 on this machine), and a token from
  * {@code --token}, else {@code $LAKESYNC_TOKEN}, else the local stack's token file in {@code --data-dir}.
  */
 final class ApiClient {
@@ -27,8 +28,11 @@ final class ApiClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Option(names = "--url", paramLabel = "URL", defaultValue = "http://127.0.0.1:8080",
-            description = "Base URL of the lakesync service (default: ${DEFAULT-VALUE}).")
+    static final URI DEFAULT_URL = URI.create("http://127.0.0.1:8080");
+
+    @Option(names = "--url", paramLabel = "URL",
+            description = "Base URL of the lakesync service; default: the local stack running in --data-dir, else "
+                    + "http://127.0.0.1:8080.")
     private URI url;
 
     @Option(names = "--token", paramLabel = "TOKEN",
@@ -61,7 +65,17 @@ final class ApiClient {
         return send("DELETE", path, null);
     }
 
+    /** {@code --url}, else the URL the local stack in {@code --data-dir} serves on, else {@link #DEFAULT_URL}. */
+    URI url() throws IOException {
+        if (url != null) {
+            return url;
+        }
+        URI local = LocalServiceUrl.read(dataDir);
+        return local != null ? local : DEFAULT_URL;
+    }
+
     private JsonNode send(String method, String path, String body) throws Exception {
+        URI url = url();
         HttpRequest.Builder request = HttpRequest.newBuilder(url.resolve(path))
                 .timeout(Duration.ofMinutes(2))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));

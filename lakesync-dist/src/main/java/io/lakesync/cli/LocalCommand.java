@@ -111,6 +111,7 @@ final class LocalCommand implements Callable<Integer> {
             if (Files.exists(LocalToken.file(dataDir))) {
                 rows.put("API token (owner)", LocalToken.file(dataDir) + "  (the CLI reads it from there)");
             }
+            LocalServiceUrl.write(dataDir, server.url().toString());
             ReadyBanner.print(
                     spec.commandLine().getOut(), "lakesync " + LakeSyncVersion.get() + " local stack is ready", rows);
             if (demo) {
@@ -124,6 +125,8 @@ final class LocalCommand implements Callable<Integer> {
                 stop.await();
             }
             LOG.info("Stopping: lakesync service, then Fluss and ZooKeeper");
+        } finally {
+            LocalServiceUrl.delete(dataDir);
         }
         LOG.info("Stopped; data kept in {}", dataDir);
         return 0;

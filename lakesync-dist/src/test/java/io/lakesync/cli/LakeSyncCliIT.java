@@ -54,7 +54,10 @@ class LakeSyncCliIT {
         Path dataDir = tempDir.resolve("data");
         try (Child first = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
-            assertHealthy(first.awaitOutput(SERVICE_URL, READY_TIMEOUT));
+            String serviceUrl = first.awaitOutput(SERVICE_URL, READY_TIMEOUT);
+            assertHealthy(serviceUrl);
+            assertThat(LocalServiceUrl.read(dataDir)).as("where client commands find the stack's free port")
+                    .hasToString(serviceUrl);
             createLakeTable(first.awaitOutput(BOOTSTRAP, Duration.ZERO));
             assertThat(first.output()).contains("Paimon warehouse", dataDir.resolve("warehouse").toString());
 
@@ -63,6 +66,7 @@ class LakeSyncCliIT {
             assertThat(first.awaitExit(EXIT_TIMEOUT)).isZero();
             assertThat(first.output()).contains("Stopped; data kept in " + dataDir);
             assertThat(first.errors()).isEmpty();
+            assertThat(LocalServiceUrl.read(dataDir)).as("a stopped stack serves nowhere").isNull();
         }
         try (Child second = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {

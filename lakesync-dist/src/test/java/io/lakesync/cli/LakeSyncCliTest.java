@@ -125,6 +125,34 @@ class LakeSyncCliTest {
         assertThat(bootstrapServersOf(dataDir)).isEqualTo("127.0.0.1:9123");
     }
 
+    @Test
+    void clientCommandsFindTheLocalStackRunningInTheDataFolderUnlessAUrlIsGiven() throws IOException {
+        Path dataDir = tempDir.resolve("running");
+        Files.createDirectories(dataDir);
+        assertThat(serviceUrlOf(dataDir)).as("no stack has run here").isEqualTo("http://127.0.0.1:8080");
+
+        LocalServiceUrl.write(dataDir, "http://127.0.0.1:45123");
+        assertThat(serviceUrlOf(dataDir)).isEqualTo("http://127.0.0.1:45123");
+        assertThat(serviceUrlOf(dataDir, "--url", "http://lakesync.internal:8080"))
+                .isEqualTo("http://lakesync.internal:8080");
+
+        Files.writeString(dataDir.resolve(LocalServiceUrl.FILE_NAME), "not a url\n");
+        assertThat(serviceUrlOf(dataDir)).as("an unusable file is ignored").isEqualTo("http://127.0.0.1:8080");
+
+        LocalServiceUrl.delete(dataDir);
+        assertThat(serviceUrlOf(dataDir)).isEqualTo("http://127.0.0.1:8080");
+    }
+
+    private static String serviceUrlOf(Path dataDir, String... flags) throws IOException {
+        ApiClient api = new ApiClient();
+        String[] args = new String[flags.length + 2];
+        args[0] = "--data-dir";
+        args[1] = dataDir.toString();
+        System.arraycopy(flags, 0, args, 2, flags.length);
+        new CommandLine(api).parseArgs(args);
+        return api.url().toString();
+    }
+
     private static String bootstrapServersOf(Path dataDir, String... flags) {
         ClusterTarget target = new ClusterTarget();
         new CommandLine(target).parseArgs(flags);
