@@ -341,7 +341,7 @@ public final class BenchRunner {
         String lake = r.lakeRows() == null ? ""
                 : r.lakeRowsMatch() ? String.format(", lake rows %,d ok", r.lakeRows())
                 : String.format(", lake rows %,d but expected %,d", r.lakeRows(), r.expectedLakeRows());
-        String machine = r.machine() == null ? ""
+        String machine = r.machine() == null || r.machine().availableCpuSeconds() <= 0 ? ""
                 : String.format("; machine busy %.0f%% (cluster CPU %.1f s)",
                         100 * r.machine().busyCpuSeconds() / r.machine().availableCpuSeconds(),
                         r.machine().clusterCpuSeconds());

@@ -14,8 +14,7 @@ import picocli.CommandLine.Option;
 /**
  * The Fluss cluster and Paimon lake a command reads directly (not through the service): the service's own
  * config file and {@code --set} pairs; without {@code fluss.bootstrap.servers} in them, the local stack of the
- * data folder (its coordinator port, as it last
- * listened, and warehouse).
+ * data folder (the coordinator port it last listened on, and its warehouse).
  */
 final class ClusterTarget {
 
