@@ -151,6 +151,17 @@ public final class LakeSyncOptions {
                                     + "encoded as the level-0 data file and the input changelog file Paimon's "
                                     + "merge-tree writer would write. Other primary-key tables keep the row writer.");
 
+    public static final ConfigOption<Boolean> TIERING_WARM_UP =
+            key("tiering.warm-up")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "At start-up, before the instance takes tables, run the write path once on made-up rows "
+                                    + "in a throw-away warehouse under the data folder (some 250,000 rows through "
+                                    + "the writers the settings above choose, and six lake commits), so the first "
+                                    + "rounds do not pay the JVM's class loading and compilation. It adds a few "
+                                    + "seconds to start-up; a failed warm-up is logged and the instance starts cold.");
+
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
             key("tiering.blocked-recheck-interval")
                     .durationType()

@@ -14,6 +14,7 @@ import io.lakesync.tiering.maintenance.MaintenanceDuty;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.TableRound;
+import io.lakesync.tiering.warmup.WriteWarmUp;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
@@ -53,6 +55,9 @@ public final class TieringService implements AutoCloseable {
             ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET.key(), "8mb",
             ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES.key(), "64mb");
 
+    /** Whether a {@link WriteWarmUp} has run in this JVM. */
+    private static final AtomicBoolean WRITE_PATH_WARM = new AtomicBoolean();
+
     private final LakeSyncConfig config;
     private final TieringListener listener;
     private final RoundHooks hooks;
@@ -63,6 +68,7 @@ public final class TieringService implements AutoCloseable {
     private final boolean columnarRead;
     private final boolean columnarWrite;
     private final boolean columnarWritePrimaryKey;
+    private final boolean warmUp;
     private final Path dataDir;
     private final Path workDir;
 
@@ -91,13 +97,15 @@ public final class TieringService implements AutoCloseable {
         this.columnarRead = config.get(LakeSyncOptions.TIERING_COLUMNAR_READ);
         this.columnarWrite = config.get(LakeSyncOptions.TIERING_COLUMNAR_WRITE);
         this.columnarWritePrimaryKey = config.get(LakeSyncOptions.TIERING_COLUMNAR_WRITE_PRIMARY_KEY);
+        this.warmUp = config.get(LakeSyncOptions.TIERING_WARM_UP);
         this.dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath();
         this.workDir = dataDir.resolve("tiering");
     }
 
     /**
-     * Locks the data folder, connects to Fluss and the lake catalog and starts syncing in the background;
-     * returns at once. Fails if another engine uses the same data folder.
+     * Locks the data folder, connects to Fluss and the lake catalog, warms up the write path
+     * ({@code tiering.warm-up}) and starts syncing in the background. Fails if another engine uses the same data
+     * folder.
      */
     public synchronized void start() throws Exception {
         if (running) {
@@ -144,6 +152,12 @@ public final class TieringService implements AutoCloseable {
                     settings,
                     new QuotaAdmission(quotas),
                     clock);
+            if (warmUp) {
+                warmUpWritePath(new WriteWarmUp(
+                        workDir.resolve("warm-up"),
+                        new WriteWarmUp.Writers(columnarWrite, columnarWritePrimaryKey),
+                        clock));
+            }
         } catch (Exception | Error e) {
             closeResources();
             throw e;
@@ -189,6 +203,27 @@ public final class TieringService implements AutoCloseable {
         engine.shutdown(SHUTDOWN_GRACE);
         closeResources();
         LOG.info("Tiering service stopped");
+    }
+
+    /**
+     * Runs {@code warmUp}, once per JVM (what it warms is the JVM's: loaded classes and compiled code, which a
+     * later engine in the same process finds ready). Returns whether the JVM's write path is warm; a failure only
+     * means the first rounds run cold.
+     */
+    static boolean warmUpWritePath(WriteWarmUp warmUp) {
+        if (WRITE_PATH_WARM.get()) {
+            return true;
+        }
+        try {
+            WriteWarmUp.Result result = warmUp.run();
+            WRITE_PATH_WARM.set(true);
+            LOG.info("Write path warmed up in {} ms ({} rows through the lake writers, {} lake commits)",
+                    result.took().toMillis(), result.rows(), result.commits());
+            return true;
+        } catch (Exception e) {
+            LOG.warn("Warming up the write path failed, so the first rounds run cold: {}", e.toString());
+            return false;
+        }
     }
 
     private void assignLoop(TieringEngine engine) {
