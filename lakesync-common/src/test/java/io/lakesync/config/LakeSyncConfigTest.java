@@ -105,6 +105,10 @@ class LakeSyncConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'maybe'")
                 .hasMessageContaining("'tiering.columnar-write-primary-key'");
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.warm-up", "sometimes"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'sometimes'")
+                .hasMessageContaining("'tiering.warm-up'");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.lakesync.tiering;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.folder.FolderLock;
+import io.lakesync.folder.Folders;
 import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundMeter;
@@ -15,19 +16,16 @@ import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.TableRound;
 import io.lakesync.tiering.warmup.WriteWarmUp;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.slf4j.Logger;
@@ -126,7 +124,9 @@ public final class TieringService implements AutoCloseable {
         lock = DataDirLock.acquire(dataDir, workDir);
         try {
             Path ioTmpDir = workDir.resolve("io-tmp");
-            deleteLeftOverSpills(ioTmpDir);
+            // Spill files of a run that was killed (nothing else deletes them); safe, as the data folder lock
+            // keeps every other engine out.
+            Folders.deleteRecursively(ioTmpDir);
             Files.createDirectories(ioTmpDir);
             connection = ReconnectingConnection.open(flussConf);
             coordinator = FlussTieringCoordinator.of(connection);
@@ -279,23 +279,6 @@ public final class TieringService implements AutoCloseable {
             lakeTables = null;
             connection = null;
             lock.close();
-        }
-    }
-
-    /**
-     * Spill files of a run that was killed (nothing else deletes them); safe, as the data folder lock keeps
-     * every other engine out.
-     */
-    private static void deleteLeftOverSpills(Path ioTmpDir) throws IOException {
-        if (!Files.exists(ioTmpDir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(ioTmpDir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                if (!path.equals(ioTmpDir)) {
-                    Files.delete(path);
-                }
-            }
         }
     }
 

@@ -1,9 +1,9 @@
 package io.lakesync.bench.cluster;
 
+import io.lakesync.folder.Folders;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import javax.annotation.Nullable;
@@ -39,7 +39,7 @@ public final class DataFolder {
             return work.runIn(folder);
         } finally {
             if (requested == null && !keep) {
-                deleteRecursively(folder);
+                Folders.deleteRecursively(folder);
             } else {
                 progress.accept("Data and logs kept in " + folder);
             }
@@ -49,17 +49,6 @@ public final class DataFolder {
     private static boolean isEmpty(Path dir) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
             return entries.findAny().isEmpty();
-        }
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

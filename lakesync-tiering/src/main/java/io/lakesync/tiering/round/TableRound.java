@@ -1,9 +1,7 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.columnar.ArrowLogReader;
-import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
-import io.lakesync.tiering.columnar.write.ParquetKeyValueWriter;
+import io.lakesync.tiering.columnar.write.ColumnarWriters;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
@@ -367,11 +365,9 @@ public final class TableRound {
         boolean columnarWrite = columnarWrite(lakeTable, autoCompaction);
         try {
             for (List<BucketRange> group : split) {
-                LakeWriter writer = !columnarWrite
-                        ? new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir())
-                        : lakeTable.primaryKeys().isEmpty()
-                                ? new ParquetAppendWriter(lakeTable)
-                                : new ParquetKeyValueWriter(lakeTable);
+                LakeWriter writer = columnarWrite
+                        ? ColumnarWriters.open(lakeTable)
+                        : new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
                 BucketGroupReader reader = new BucketGroupReader(table, columnarConnection, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
@@ -418,16 +414,9 @@ public final class TableRound {
         if (!env.columnarWrite()) {
             return false;
         }
-        String unsupported;
-        if (autoCompaction) {
-            unsupported = "table.datalake.auto-compaction is on (Paimon's writer compacts as it writes)";
-        } else if (lakeTable.primaryKeys().isEmpty()) {
-            unsupported = ParquetAppendWriter.unsupportedReason(lakeTable);
-        } else {
-            unsupported = env.columnarWritePrimaryKey()
-                    ? ParquetKeyValueWriter.unsupportedReason(lakeTable)
-                    : LakeSyncOptions.TIERING_COLUMNAR_WRITE_PRIMARY_KEY.key() + " is off";
-        }
+        String unsupported = autoCompaction
+                ? "table.datalake.auto-compaction is on (Paimon's writer compacts as it writes)"
+                : ColumnarWriters.unsupportedReason(lakeTable, env.columnarWritePrimaryKey());
         if (unsupported != null) {
             LOG.debug("{}: Paimon's row writer writes the data files: {}", assignment.tablePath(), unsupported);
             return false;

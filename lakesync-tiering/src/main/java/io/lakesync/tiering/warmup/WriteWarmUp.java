@@ -1,15 +1,14 @@
 package io.lakesync.tiering.warmup;
 
+import io.lakesync.folder.Folders;
 import io.lakesync.tiering.columnar.InMemoryArrowBatches;
 import io.lakesync.tiering.columnar.RecordSink;
-import io.lakesync.tiering.columnar.write.ParquetAppendWriter;
-import io.lakesync.tiering.columnar.write.ParquetKeyValueWriter;
+import io.lakesync.tiering.columnar.write.ColumnarWriters;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.LakeWriter;
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +16,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.record.ChangeType;
@@ -90,7 +87,7 @@ public final class WriteWarmUp {
     /** Writes and commits the made-up rows, then deletes the warehouse (also when the warm-up fails). */
     public Result run() throws Exception {
         Instant start = clock.instant();
-        deleteWarehouse();
+        Folders.deleteRecursively(warehouse);
         Files.createDirectories(warehouse);
         try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toUri().toString()))) {
             lakeTables.catalog().createDatabase(DATABASE, true);
@@ -111,7 +108,7 @@ public final class WriteWarmUp {
             }
             return new Result(rows, 2 * ROUNDS, Duration.between(start, clock.instant()));
         } finally {
-            deleteWarehouse();
+            Folders.deleteRecursively(warehouse);
         }
     }
 
@@ -164,16 +161,11 @@ public final class WriteWarmUp {
         return rows;
     }
 
+    /** The writer a round would choose for the table (auto-compaction is off in Fluss's default). */
     private LakeWriter writer(FileStoreTable table) {
-        boolean primaryKey = !table.primaryKeys().isEmpty();
-        if (writers.columnar() && !primaryKey && ParquetAppendWriter.unsupportedReason(table) == null) {
-            return new ParquetAppendWriter(table);
-        }
-        if (writers.columnar() && writers.columnarPrimaryKey() && primaryKey
-                && ParquetKeyValueWriter.unsupportedReason(table) == null) {
-            return new ParquetKeyValueWriter(table);
-        }
-        return new LakeTableWriter(table, false, warehouse);
+        return writers.columnar() && ColumnarWriters.unsupportedReason(table, writers.columnarPrimaryKey()) == null
+                ? ColumnarWriters.open(table)
+                : new LakeTableWriter(table, false, warehouse);
     }
 
     /**
@@ -204,17 +196,6 @@ public final class WriteWarmUp {
                 types.add(ChangeType.UPDATE_AFTER);
             }
             rows.add(row);
-        }
-    }
-
-    private void deleteWarehouse() throws IOException {
-        if (!Files.exists(warehouse)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(warehouse)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
         }
     }
 }
