@@ -44,7 +44,7 @@ class BenchSmokeTest {
                 Duration.ofSeconds(1),
                 Duration.ZERO,
                 null,
-                Duration.ofSeconds(15),
+                Duration.ofSeconds(90),
                 "512m",
                 7,
                 Duration.ofSeconds(30),
