@@ -57,6 +57,11 @@ public final class InMemoryArrowBatches implements AutoCloseable {
         this.consumer = new BatchConsumer(rowType, false, appendsOnly);
     }
 
+    /** Whether these are a log table's batches (else a primary-key table's, with change types). */
+    public boolean appendsOnly() {
+        return appendsOnly;
+    }
+
     /** One Arrow log batch of a log table's rows, its records at offsets from {@code baseOffset}. */
     public byte[] encode(long baseOffset, List<? extends InternalRow> rows) throws Exception {
         return encode(baseOffset, rows, Collections.nCopies(rows.size(), ChangeType.APPEND_ONLY));

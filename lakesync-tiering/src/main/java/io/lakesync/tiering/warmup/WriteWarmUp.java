@@ -42,6 +42,15 @@ import org.apache.paimon.types.DataTypes;
  * rounds, which on two cores doubles the CPU and time of the first minutes of syncing; done here, that cost is
  * paid once at start-up, before any table waits on it. The warehouse is deleted before and after; nothing outside
  * it is touched. Not thread-safe.
+ *
+ * <p>Two phases: a few large rounds, for the per-value code (decoding, encoding, compression), then many small
+ * rounds over several tables, for the per-round code (a lake table load, a writer opened, a small file written
+ * and its statistics, the fenced commit with its manifests and snapshot), which a few rounds leave interpreted.
+ * A fresh instance handed two hundred small tables compiles that code while it syncs them: with the large rounds
+ * alone its JIT compilers took 8.3 of its 15.8 CPU seconds, with the small rounds too 6.9 of 13.7
+ * (lakesync-bench README, many-tables). What the compilers still do then is mostly the Fluss client's (Netty,
+ * Jackson, Arrow), which needs a cluster to run, and code more rounds here did not reach (16 small rounds per
+ * table compiled as much during the sync as 8).
  */
 public final class WriteWarmUp {
 
@@ -52,13 +61,17 @@ public final class WriteWarmUp {
     public record Writers(boolean columnar, boolean columnarPrimaryKey) {}
 
     private static final String DATABASE = "warm_up";
-    private static final int ROUNDS = 3;
-    private static final int BATCHES_PER_ROUND = 2;
-    private static final int ROWS_PER_BATCH = 8192;
-    private static final int BUCKETS = 2;
+    /** The large rounds: per table and round, {@code batches} batches of {@code rowsPerBatch} rows per bucket. */
+    private static final Shape LARGE = new Shape(3, 2, 8192, 2);
+    /** The small rounds, into each of {@link #SMALL_TABLES} log and as many primary-key tables. */
+    private static final Shape SMALL = new Shape(8, 1, 64, 1);
+    private static final int SMALL_TABLES = 4;
     private static final long TABLE_ID = 1L;
-    /** Keys per bucket of the primary-key table: each round inserts, updates and deletes among them. */
-    private static final int KEYS_PER_BUCKET = ROWS_PER_BATCH;
+    /** Keys per bucket of a primary-key table: each round inserts, updates and deletes among them. */
+    private static final int KEYS_PER_BUCKET = 8192;
+
+    /** Rounds per table, and per round: batches per bucket, rows per batch, buckets. */
+    private record Shape(int rounds, int batches, int rowsPerBatch, int buckets) {}
 
     private static final RowType FLUSS_ROW_TYPE = org.apache.fluss.types.DataTypes.ROW(
             org.apache.fluss.types.DataTypes.FIELD("id", org.apache.fluss.types.DataTypes.BIGINT()),
@@ -91,74 +104,116 @@ public final class WriteWarmUp {
         Files.createDirectories(warehouse);
         try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toUri().toString()))) {
             lakeTables.catalog().createDatabase(DATABASE, true);
-            FileStoreTable log = create(lakeTables, "log", Schema.newBuilder().option("bucket", "-1"));
-            FileStoreTable primaryKey = create(lakeTables, "primary_key", Schema.newBuilder()
-                    .primaryKey("id")
-                    .option("bucket", Integer.toString(BUCKETS))
-                    .option("changelog-producer", "input"));
             long rows = 0;
+            int commits = 0;
             try (InMemoryArrowBatches logBatches = new InMemoryArrowBatches(FLUSS_ROW_TYPE, true);
                     InMemoryArrowBatches changeBatches = new InMemoryArrowBatches(FLUSS_ROW_TYPE, false)) {
-                long[] logOffsets = new long[BUCKETS];
-                long[] changeOffsets = new long[BUCKETS];
-                for (int round = 0; round < ROUNDS; round++) {
-                    rows += writeRound(log, round, logBatches, logOffsets, false);
-                    rows += writeRound(primaryKey, round, changeBatches, changeOffsets, true);
+                List<TableRounds> tables = new ArrayList<>(List.of(
+                        new TableRounds(lakeTables, "log", LARGE, logBatches),
+                        new TableRounds(lakeTables, "primary_key", LARGE, changeBatches)));
+                for (int i = 0; i < SMALL_TABLES; i++) {
+                    tables.add(new TableRounds(lakeTables, "small_log_" + i, SMALL, logBatches));
+                    tables.add(new TableRounds(lakeTables, "small_primary_key_" + i, SMALL, changeBatches));
+                }
+                for (TableRounds table : tables) {
+                    table.create();
+                }
+                // Round-robin over the tables of each phase, as an instance goes from table to table.
+                for (Shape phase : List.of(LARGE, SMALL)) {
+                    for (int round = 0; round < phase.rounds(); round++) {
+                        for (TableRounds table : tables) {
+                            if (table.shape == phase) {
+                                rows += table.writeRound(round);
+                                commits++;
+                            }
+                        }
+                    }
                 }
             }
-            return new Result(rows, 2 * ROUNDS, Duration.between(start, clock.instant()));
+            return new Result(rows, commits, Duration.between(start, clock.instant()));
         } finally {
             Folders.deleteRecursively(warehouse);
         }
     }
 
-    private static FileStoreTable create(LakeTables lakeTables, String name, Schema.Builder schema) throws Exception {
-        for (int i = 0; i < PAIMON_TYPES.length; i++) {
-            schema.column(FLUSS_ROW_TYPE.getFieldNames().get(i), PAIMON_TYPES[i]);
-        }
-        schema.column("__bucket", DataTypes.INT())
-                .column("__offset", DataTypes.BIGINT())
-                .column("__timestamp", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
-                .option("file.format", "parquet")
-                .option("partition.legacy-name", "false");
-        lakeTables.catalog().createTable(Identifier.create(DATABASE, name), schema.build(), false);
-        return lakeTables.load(TablePath.of(DATABASE, name));
-    }
+    /** The rounds of one warm-up table; a primary-key table's when its batches carry change types. */
+    private final class TableRounds {
+        final LakeTables lakeTables;
+        final TablePath path;
+        final Shape shape;
+        final InMemoryArrowBatches batches;
+        /** Per bucket, the offset of its next record. */
+        final long[] nextOffsets;
 
-    /**
-     * One round into {@code table}: batches per bucket through one writer, then one tiering commit;
-     * {@code nextOffsets}: per bucket, the offset of its next record.
-     */
-    private long writeRound(
-            FileStoreTable table, int round, InMemoryArrowBatches batches, long[] nextOffsets, boolean changes)
-            throws Exception {
-        LakeSnapshotCommitter committer = new LakeSnapshotCommitter(table, false);
-        committer.latestTieringSnapshot();
-        long rows = 0;
-        List<CommitMessage> messages;
-        try (LakeWriter writer = writer(table)) {
-            // A writer that takes ranges of rows gets them, as from the columnar reader.
-            RecordSink sink = writer instanceof RecordSink records ? records : writer::write;
-            for (int bucket = 0; bucket < BUCKETS; bucket++) {
-                TableBucket tableBucket = new TableBucket(TABLE_ID, bucket);
-                for (int batch = 0; batch < BATCHES_PER_ROUND; batch++) {
-                    long baseOffset = nextOffsets[bucket];
-                    List<GenericRow> batchRows = new ArrayList<>();
-                    List<ChangeType> types = new ArrayList<>();
-                    rows(bucket, baseOffset, changes, batchRows, types);
-                    batches.replay(batches.encode(baseOffset, batchRows, types), tableBucket, sink);
-                    rows += batchRows.size();
-                    nextOffsets[bucket] += batchRows.size();
-                }
+        TableRounds(LakeTables lakeTables, String name, Shape shape, InMemoryArrowBatches batches) {
+            this.lakeTables = lakeTables;
+            this.path = TablePath.of(DATABASE, name);
+            this.shape = shape;
+            this.batches = batches;
+            this.nextOffsets = new long[shape.buckets()];
+        }
+
+        boolean changes() {
+            return !batches.appendsOnly();
+        }
+
+        /** The lake table, shaped as Fluss creates it: the Fluss columns, then the three system columns. */
+        void create() throws Exception {
+            Schema.Builder schema = Schema.newBuilder();
+            if (changes()) {
+                schema.primaryKey("id")
+                        .option("bucket", Integer.toString(shape.buckets()))
+                        .option("changelog-producer", "input");
+            } else {
+                schema.option("bucket", "-1");
             }
-            messages = writer.complete();
+            for (int i = 0; i < PAIMON_TYPES.length; i++) {
+                schema.column(FLUSS_ROW_TYPE.getFieldNames().get(i), PAIMON_TYPES[i]);
+            }
+            schema.column("__bucket", DataTypes.INT())
+                    .column("__offset", DataTypes.BIGINT())
+                    .column("__timestamp", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3))
+                    .option("file.format", "parquet")
+                    .option("partition.legacy-name", "false");
+            lakeTables.catalog()
+                    .createTable(Identifier.create(DATABASE, path.getTableName()), schema.build(), false);
         }
-        LakeCommitOutcome outcome = committer.commit(messages, "warm-up-" + round, committer.latestSnapshotId());
-        if (!(outcome instanceof LakeCommitOutcome.Committed)) {
-            committer.abort(messages);
-            throw new IllegalStateException("The warm-up commit into " + table.name() + " did not land: " + outcome);
+
+        /**
+         * One round, as a tiering round does it: the lake table loaded, its tiering snapshot read, the batches of
+         * every bucket through one writer, then one fenced tiering commit. Returns the rows written.
+         */
+        long writeRound(int round) throws Exception {
+            FileStoreTable table = lakeTables.load(path);
+            LakeSnapshotCommitter committer = new LakeSnapshotCommitter(table, false);
+            committer.latestTieringSnapshot();
+            long rows = 0;
+            List<CommitMessage> messages;
+            try (LakeWriter writer = writer(table)) {
+                // A writer that takes ranges of rows gets them, as from the columnar reader.
+                RecordSink sink = writer instanceof RecordSink records ? records : writer::write;
+                for (int bucket = 0; bucket < shape.buckets(); bucket++) {
+                    TableBucket tableBucket = new TableBucket(TABLE_ID, bucket);
+                    for (int batch = 0; batch < shape.batches(); batch++) {
+                        long baseOffset = nextOffsets[bucket];
+                        List<GenericRow> batchRows = new ArrayList<>();
+                        List<ChangeType> types = new ArrayList<>();
+                        rows(bucket, baseOffset, shape, changes(), batchRows, types);
+                        batches.replay(batches.encode(baseOffset, batchRows, types), tableBucket, sink);
+                        rows += batchRows.size();
+                        nextOffsets[bucket] += batchRows.size();
+                    }
+                }
+                messages = writer.complete();
+            }
+            String offsetsPath = "warm-up-" + path.getTableName() + "-" + round;
+            LakeCommitOutcome outcome = committer.commit(messages, offsetsPath, committer.latestSnapshotId());
+            if (!(outcome instanceof LakeCommitOutcome.Committed)) {
+                committer.abort(messages);
+                throw new IllegalStateException("The warm-up commit into " + table.name() + " did not land: " + outcome);
+            }
+            return rows;
         }
-        return rows;
     }
 
     /** The writer a round would choose for the table (auto-compaction is off in Fluss's default). */
@@ -173,11 +228,12 @@ public final class WriteWarmUp {
      * changelog over the bucket's keys: inserts in the first batch, then updates (before and after images) with
      * every eighth key deleted.
      */
-    private static void rows(int bucket, long baseOffset, boolean changes, List<GenericRow> rows, List<ChangeType> types) {
-        for (int i = 0; i < ROWS_PER_BATCH; i++) {
+    private static void rows(
+            int bucket, long baseOffset, Shape shape, boolean changes, List<GenericRow> rows, List<ChangeType> types) {
+        for (int i = 0; i < shape.rowsPerBatch(); i++) {
             long n = baseOffset + rows.size();
             GenericRow row = GenericRow.of(
-                    (n % KEYS_PER_BUCKET) * BUCKETS + bucket,
+                    (n % KEYS_PER_BUCKET) * shape.buckets() + bucket,
                     (int) (n % 1000),
                     n % 11 == 0 ? null : BinaryString.fromString("item-" + (n % 5000)),
                     n * 0.25,
