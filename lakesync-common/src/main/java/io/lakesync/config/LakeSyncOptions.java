@@ -157,9 +157,10 @@ public final class LakeSyncOptions {
                     .defaultValue(true)
                     .withDescription(
                             "At start-up, before the instance takes tables, run the write path once on made-up rows "
-                                    + "in a throw-away warehouse under the data folder (some 250,000 rows through "
-                                    + "the writers the settings above choose, and six lake commits), so the first "
-                                    + "rounds do not pay the JVM's class loading and compilation. It adds a few "
+                                    + "in a throw-away warehouse under the data folder (some 280,000 rows through "
+                                    + "the writers the settings above choose: six large lake commits, then 64 small "
+                                    + "ones into eight tables), so the first rounds do not pay the JVM's class "
+                                    + "loading and compilation. It adds a few "
                                     + "seconds to start-up; a failed warm-up is logged and the instance starts cold.");
 
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =

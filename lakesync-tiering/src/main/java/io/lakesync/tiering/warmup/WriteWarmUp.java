@@ -47,7 +47,7 @@ import org.apache.paimon.types.DataTypes;
  * rounds over several tables, for the per-round code (a lake table load, a writer opened, a small file written
  * and its statistics, the fenced commit with its manifests and snapshot), which a few rounds leave interpreted.
  * A fresh instance handed two hundred small tables compiles that code while it syncs them: with the large rounds
- * alone its JIT compilers took 8.3 of its 15.8 CPU seconds, with the small rounds too 6.9 of 13.7
+ * alone its JIT compilers took 8.3 of its 15.8 CPU seconds, with the small rounds too 6.9-7.0 of 13.7-15.0
  * (lakesync-bench README, many-tables). What the compilers still do then is mostly the Fluss client's (Netty,
  * Jackson, Arrow), which needs a cluster to run, and code more rounds here did not reach (16 small rounds per
  * table compiled as much during the sync as 8).
@@ -108,24 +108,23 @@ public final class WriteWarmUp {
             int commits = 0;
             try (InMemoryArrowBatches logBatches = new InMemoryArrowBatches(FLUSS_ROW_TYPE, true);
                     InMemoryArrowBatches changeBatches = new InMemoryArrowBatches(FLUSS_ROW_TYPE, false)) {
-                List<TableRounds> tables = new ArrayList<>(List.of(
+                List<TableRounds> large = List.of(
                         new TableRounds(lakeTables, "log", LARGE, logBatches),
-                        new TableRounds(lakeTables, "primary_key", LARGE, changeBatches)));
+                        new TableRounds(lakeTables, "primary_key", LARGE, changeBatches));
+                List<TableRounds> small = new ArrayList<>();
                 for (int i = 0; i < SMALL_TABLES; i++) {
-                    tables.add(new TableRounds(lakeTables, "small_log_" + i, SMALL, logBatches));
-                    tables.add(new TableRounds(lakeTables, "small_primary_key_" + i, SMALL, changeBatches));
+                    small.add(new TableRounds(lakeTables, "small_log_" + i, SMALL, logBatches));
+                    small.add(new TableRounds(lakeTables, "small_primary_key_" + i, SMALL, changeBatches));
                 }
-                for (TableRounds table : tables) {
-                    table.create();
-                }
-                // Round-robin over the tables of each phase, as an instance goes from table to table.
-                for (Shape phase : List.of(LARGE, SMALL)) {
-                    for (int round = 0; round < phase.rounds(); round++) {
-                        for (TableRounds table : tables) {
-                            if (table.shape == phase) {
-                                rows += table.writeRound(round);
-                                commits++;
-                            }
+                // Per phase, round-robin over its tables, as an instance goes from table to table.
+                for (List<TableRounds> phase : List.of(large, small)) {
+                    for (TableRounds table : phase) {
+                        table.create();
+                    }
+                    for (int round = 0; round < phase.get(0).shape.rounds(); round++) {
+                        for (TableRounds table : phase) {
+                            rows += table.writeRound(round);
+                            commits++;
                         }
                     }
                 }
@@ -210,7 +209,8 @@ public final class WriteWarmUp {
             LakeCommitOutcome outcome = committer.commit(messages, offsetsPath, committer.latestSnapshotId());
             if (!(outcome instanceof LakeCommitOutcome.Committed)) {
                 committer.abort(messages);
-                throw new IllegalStateException("The warm-up commit into " + table.name() + " did not land: " + outcome);
+                throw new IllegalStateException(
+                        "The warm-up commit into " + table.name() + " did not land: " + outcome);
             }
             return rows;
         }
