@@ -11,7 +11,8 @@ import org.apache.paimon.utils.SnapshotManager;
 
 /**
  * The catalog environment of a table being committed to by one tiering round, whose snapshot commit only lets
- * the round's snapshot land if no other tiering snapshot landed after the fence.
+ * the round's snapshot land if no other tiering snapshot landed after the fence. One table built on it serves
+ * every commit of its {@link LakeSnapshotCommitter}: each commit first states its fence ({@link #fence}).
  *
  * <p>Why it is airtight: Paimon numbers snapshots without gaps and creates {@code snapshot-N} atomically
  * (rename, or the catalog's own commit), so when the round's snapshot is about to become N, every snapshot
@@ -27,12 +28,12 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
 
     private static final long serialVersionUID = 1L;
 
-    private final long fencedAt;
-    private final String offsetsPath;
+    private volatile long fencedAt;
+    private volatile String offsetsPath;
     private volatile Long otherTieringSnapshot;
     private volatile boolean passedOn;
 
-    FencedCatalogEnvironment(CatalogEnvironment base, long fencedAt, String offsetsPath) {
+    FencedCatalogEnvironment(CatalogEnvironment base) {
         super(
                 base.identifier(),
                 base.uuid(),
@@ -40,8 +41,14 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
                 base.lockFactory(),
                 base.lockContext(),
                 base.supportsVersionManagement());
+    }
+
+    /** Starts the next commit: it may land only if no tiering snapshot but its own lands after {@code fencedAt}. */
+    void fence(long fencedAt, String offsetsPath) {
         this.fencedAt = fencedAt;
         this.offsetsPath = offsetsPath;
+        this.otherTieringSnapshot = null;
+        this.passedOn = false;
     }
 
     /**
@@ -55,6 +62,9 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
     @Override
     public SnapshotCommit snapshotCommit(SnapshotManager snapshotManager) {
         SnapshotCommit target = super.snapshotCommit(snapshotManager);
+        // The fence of the commit that asks for it: Paimon asks once per commit.
+        String offsetsPath = this.offsetsPath;
+        long fencedAt = this.fencedAt;
         return new SnapshotCommit() {
             @Override
             public boolean commit(Snapshot snapshot, String branch, List<PartitionStatistics> statistics)

@@ -3,7 +3,6 @@ package io.lakesync.tiering.lake;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.paimon.CoreOptions;
@@ -41,10 +40,15 @@ public final class LakeSnapshotCommitter {
     /** How many snapshots back to look for one's own commit; other writers rarely commit in between. */
     private static final int LOOKBACK_SNAPSHOTS = 50;
 
+    /** The lake table with the round's write options, on the fence; built once (one schema validation). */
     private final FileStoreTable table;
+    private final FencedCatalogEnvironment fence;
 
     public LakeSnapshotCommitter(FileStoreTable table, boolean autoExpireSnapshots) {
-        this.table = table.copy(Map.of(CoreOptions.WRITE_ONLY.key(), Boolean.toString(!autoExpireSnapshots)));
+        this.fence = new FencedCatalogEnvironment(table.catalogEnvironment());
+        Options writeOptions = new Options();
+        writeOptions.set(CoreOptions.WRITE_ONLY, !autoExpireSnapshots);
+        this.table = FileStoreTableFactory.create(table.fileIO(), table.location(), table.schema(), writeOptions, fence);
     }
 
     /** The id of the newest snapshot of any writer, or 0 for a table without snapshots. */
@@ -96,11 +100,9 @@ public final class LakeSnapshotCommitter {
         ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
         messages.forEach(committable::addFileCommittable);
         committable.addProperty(OFFSETS_PROPERTY, offsetsPath);
-        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt, offsetsPath);
-        FileStoreTable fenced =
-                FileStoreTableFactory.create(table.fileIO(), table.location(), table.schema(), new Options(), fence);
+        fence.fence(fencedAt, offsetsPath);
         Exception failure;
-        try (TableCommitImpl commit = fenced.newCommit(COMMIT_USER)) {
+        try (TableCommitImpl commit = table.newCommit(COMMIT_USER)) {
             commit.commit(committable);
             failure = null;
         } catch (Exception e) {

@@ -74,7 +74,8 @@ class LakeSnapshotCommitterTest {
         long fencedAt = 0;
         // The next owner commits right after the stalled owner's own check: only the snapshot commit sees it.
         commitAs(table, LakeSnapshotCommitter.COMMIT_USER, rows(1));
-        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment(), fencedAt, "stalled-owner.offsets");
+        FencedCatalogEnvironment fence = new FencedCatalogEnvironment(table.catalogEnvironment());
+        fence.fence(fencedAt, "stalled-owner.offsets");
         FileStoreTable fenced =
                 FileStoreTableFactory.create(
                         table.fileIO(), table.location(), table.schema(), new Options(Map.of("commit.max-retries", "2")), fence);
