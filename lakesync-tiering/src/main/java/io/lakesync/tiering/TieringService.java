@@ -15,6 +15,7 @@ import io.lakesync.tiering.maintenance.MaintenanceDuty;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.TableRound;
+import io.lakesync.tiering.warmup.ClientWarmUp;
 import io.lakesync.tiering.warmup.WriteWarmUp;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,13 @@ public final class TieringService implements AutoCloseable {
 
     /** Whether a {@link WriteWarmUp} has run in this JVM. */
     private static final AtomicBoolean WRITE_PATH_WARM = new AtomicBoolean();
+    /** Whether a {@link ClientWarmUp} has run in this JVM. */
+    private static final AtomicBoolean CLIENT_WARM = new AtomicBoolean();
+    // About what 300 one-round tables ask before their first commit; a burst of a few seconds at most.
+    private static final int CLIENT_WARM_UP_TABLES = 64;
+    private static final int CLIENT_WARM_UP_REQUESTS = 900;
+    private static final int CLIENT_WARM_UP_CONCURRENCY = 8;
+    private static final Duration CLIENT_WARM_UP_TIME_LIMIT = Duration.ofSeconds(5);
 
     private final LakeSyncConfig config;
     private final TieringListener listener;
@@ -157,6 +165,13 @@ public final class TieringService implements AutoCloseable {
                         workDir.resolve("warm-up"),
                         new WriteWarmUp.Writers(columnarWrite, columnarWritePrimaryKey),
                         clock));
+                warmUpClient(new ClientWarmUp(
+                        connection.getAdmin(),
+                        CLIENT_WARM_UP_TABLES,
+                        CLIENT_WARM_UP_REQUESTS,
+                        CLIENT_WARM_UP_CONCURRENCY,
+                        CLIENT_WARM_UP_TIME_LIMIT,
+                        clock));
             }
         } catch (Exception | Error e) {
             closeResources();
@@ -222,6 +237,27 @@ public final class TieringService implements AutoCloseable {
             return true;
         } catch (Exception e) {
             LOG.warn("Warming up the write path failed, so the first rounds run cold: {}", e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@code warmUp} once per JVM, like {@link #warmUpWritePath}; a failure only means the first rounds
+     * run with a cold client.
+     */
+    static boolean warmUpClient(ClientWarmUp warmUp) {
+        if (CLIENT_WARM.get()) {
+            return true;
+        }
+        try {
+            ClientWarmUp.Result result = warmUp.run();
+            CLIENT_WARM.set(true);
+            LOG.info("Fluss client warmed up in {} ms ({} read-only requests about {} lake tables; {} answered with an error, "
+                    + "such as no lake snapshot yet)",
+                    result.took().toMillis(), result.requests(), result.tables(), result.failed());
+            return true;
+        } catch (Exception e) {
+            LOG.warn("Warming up the Fluss client failed, so the first rounds run cold: {}", e.toString());
             return false;
         }
     }

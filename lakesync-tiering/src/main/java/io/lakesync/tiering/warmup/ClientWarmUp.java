@@ -1,0 +1,139 @@
+package io.lakesync.tiering.warmup;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+
+/**
+ * Warms the Fluss client's request path at start-up with the read-only requests a round starts with (table
+ * info, the coordinator's lake checkpoint, the buckets' latest offsets), against the cluster the instance
+ * serves, before it takes tables. {@link WriteWarmUp} warms the lake side offline; the client's side (Netty,
+ * the RPC messages, the table descriptors' JSON) only runs against a cluster, and on 200 small tables a cold
+ * instance otherwise spends a large share of its first minute compiling it.
+ *
+ * <p>Nothing is written and no table changes hands: the tiering coordinator is not asked for tables until this
+ * is over. The requests go to the first {@code maxTables} lake-enabled tables the cluster lists, round robin,
+ * at most {@code concurrency} in flight, until {@code requestBudget} were sent or {@code timeLimit} passed, so
+ * a large cluster sees a bounded burst. Requests that fail (a table dropped meanwhile, no lake snapshot yet)
+ * count as well: what is warmed is the client's code, not an answer.
+ */
+public final class ClientWarmUp {
+
+    /** What a run did. */
+    public record Result(int tables, int requests, int failed, Duration took) {}
+
+    private static final long REQUEST_TIMEOUT_SECONDS = 10;
+
+    private final Admin admin;
+    private final int maxTables;
+    private final int requestBudget;
+    private final int concurrency;
+    private final Duration timeLimit;
+    private final Clock clock;
+
+    public ClientWarmUp(
+            Admin admin, int maxTables, int requestBudget, int concurrency, Duration timeLimit, Clock clock) {
+        this.admin = admin;
+        this.maxTables = maxTables;
+        this.requestBudget = requestBudget;
+        this.concurrency = concurrency;
+        this.timeLimit = timeLimit;
+        this.clock = clock;
+    }
+
+    /** Runs the warm-up; fails only if the cluster cannot be listed at all. */
+    public Result run() throws Exception {
+        Instant start = clock.instant();
+        Instant giveUpAt = start.plus(timeLimit);
+        int[] looked = new int[1];
+        List<TablePath> tables = lakeTables(looked, giveUpAt);
+        int requests = looked[0];
+        int failed = 0;
+        int next = 0;
+        while (!tables.isEmpty() && requests < requestBudget && clock.instant().isBefore(giveUpAt)) {
+            // Table info and lake snapshot first, then the offsets from this thread: FlussAdmin.listOffsets
+            // blocks on a metadata update, so it must not run on the client's Netty thread a callback runs on.
+            List<TablePath> batch = new ArrayList<>();
+            List<CompletableFuture<TableInfo>> infos = new ArrayList<>();
+            List<CompletableFuture<?>> inFlight = new ArrayList<>();
+            for (int i = 0; i < concurrency && requests < requestBudget; i++, next++) {
+                TablePath table = tables.get(next % tables.size());
+                batch.add(table);
+                CompletableFuture<TableInfo> info = admin.getTableInfo(table);
+                infos.add(info);
+                inFlight.add(info);
+                inFlight.add(admin.getLatestLakeSnapshot(table));
+                requests += 2;
+            }
+            for (int i = 0; i < batch.size() && requests < requestBudget; i++) {
+                TableInfo info = answer(infos.get(i));
+                if (info != null) {
+                    inFlight.add(offsets(batch.get(i), info));
+                    requests++;
+                }
+            }
+            for (CompletableFuture<?> request : inFlight) {
+                if (answer(request) == null) {
+                    failed++;
+                }
+            }
+        }
+        return new Result(tables.size(), requests, failed, Duration.between(start, clock.instant()));
+    }
+
+    /** The buckets' latest offsets, or a partitioned table's partitions (where a round starts planning). */
+    private CompletableFuture<?> offsets(TablePath table, TableInfo info) {
+        return info.isPartitioned()
+                ? admin.listPartitionInfos(table)
+                : admin.listOffsets(
+                                table,
+                                IntStream.range(0, info.getNumBuckets()).boxed().toList(),
+                                new OffsetSpec.LatestSpec())
+                        .all();
+    }
+
+    /** The request's answer, or null if it failed or took too long. */
+    private static <T> T answer(CompletableFuture<T> request) throws InterruptedException {
+        try {
+            return request.get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
+    }
+    /**
+     * Up to {@code maxTables} tables with the lake enabled, in the order the cluster lists them; the tables
+     * looked at on the way (counted in {@code looked}) are part of the request budget.
+     */
+    private List<TablePath> lakeTables(int[] looked, Instant giveUpAt) throws Exception {
+        List<TablePath> lakeTables = new ArrayList<>();
+        for (String database : admin.listDatabases().get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            for (String name : admin.listTables(database).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                if (lakeTables.size() >= maxTables || looked[0] >= requestBudget
+                        || !clock.instant().isBefore(giveUpAt)) {
+                    return lakeTables;
+                }
+                looked[0]++;
+                TablePath path = TablePath.of(database, name);
+                try {
+                    if (admin.getTableInfo(path).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS).getTableConfig().isDataLakeEnabled()) {
+                        lakeTables.add(path);
+                    }
+                } catch (ExecutionException droppedMeanwhile) {
+                    // Listed, then dropped: not one to warm with.
+                }
+            }
+        }
+        return lakeTables;
+    }
+}
