@@ -109,7 +109,7 @@ public final class TieringService implements AutoCloseable {
     }
 
     /**
-     * Locks the data folder, connects to Fluss and the lake catalog, warms up the write path
+     * Locks the data folder, connects to Fluss and the lake catalog, warms up the write path and the Fluss client
      * ({@code tiering.warm-up}) and starts syncing in the background. Fails if another engine uses the same data
      * folder.
      */
