@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -226,38 +227,35 @@ public final class TieringService implements AutoCloseable {
      * means the first rounds run cold.
      */
     static boolean warmUpWritePath(WriteWarmUp warmUp) {
-        if (WRITE_PATH_WARM.get()) {
-            return true;
-        }
-        try {
+        return warmUpOnce(WRITE_PATH_WARM, "the write path", () -> {
             WriteWarmUp.Result result = warmUp.run();
-            WRITE_PATH_WARM.set(true);
-            LOG.info("Write path warmed up in {} ms ({} rows through the lake writers, {} lake commits)",
+            return String.format("in %d ms (%d rows through the lake writers, %d lake commits)",
                     result.took().toMillis(), result.rows(), result.commits());
-            return true;
-        } catch (Exception e) {
-            LOG.warn("Warming up the write path failed, so the first rounds run cold: {}", e.toString());
-            return false;
-        }
+        });
     }
 
-    /**
-     * Runs {@code warmUp} once per JVM, like {@link #warmUpWritePath}; a failure only means the first rounds
-     * run with a cold client.
-     */
+    /** Runs {@code warmUp} once per JVM, as {@link #warmUpWritePath} does; returns whether the client is warm. */
     static boolean warmUpClient(ClientWarmUp warmUp) {
-        if (CLIENT_WARM.get()) {
+        return warmUpOnce(CLIENT_WARM, "the Fluss client", () -> {
+            ClientWarmUp.Result result = warmUp.run();
+            return String.format("in %d ms (%d read-only requests about %d lake tables; %d answered with an error, "
+                            + "such as no lake snapshot yet)",
+                    result.took().toMillis(), result.requests(), result.tables(), result.failed());
+        });
+    }
+
+    /** Runs {@code warmUp} (which returns what it did) unless {@code warm} says it ran; logs one line either way. */
+    private static boolean warmUpOnce(AtomicBoolean warm, String what, Callable<String> warmUp) {
+        if (warm.get()) {
             return true;
         }
         try {
-            ClientWarmUp.Result result = warmUp.run();
-            CLIENT_WARM.set(true);
-            LOG.info("Fluss client warmed up in {} ms ({} read-only requests about {} lake tables; {} answered with an error, "
-                    + "such as no lake snapshot yet)",
-                    result.took().toMillis(), result.requests(), result.tables(), result.failed());
+            String done = warmUp.call();
+            warm.set(true);
+            LOG.info("Warmed up {} {}", what, done);
             return true;
         } catch (Exception e) {
-            LOG.warn("Warming up the Fluss client failed, so the first rounds run cold: {}", e.toString());
+            LOG.warn("Warming up {} failed, so the first rounds run cold: {}", what, e.toString());
             return false;
         }
     }

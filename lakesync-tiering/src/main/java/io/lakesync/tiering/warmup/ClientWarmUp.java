@@ -24,14 +24,17 @@ import org.apache.fluss.metadata.TablePath;
  *
  * <p>Nothing is written and no table changes hands: the tiering coordinator is not asked for tables until this
  * is over. The requests go to the first {@code maxTables} lake-enabled tables the cluster lists, round robin,
- * at most {@code concurrency} in flight, until {@code requestBudget} were sent or {@code timeLimit} passed, so
- * a large cluster sees a bounded burst. Requests that fail (a table dropped meanwhile, no lake snapshot yet)
+ * {@code concurrency} tables at a time, until {@code requestBudget} were sent (the listing's own requests
+ * included) or {@code timeLimit} passed, so a large cluster sees a bounded burst. Requests that fail (a table dropped meanwhile, no lake snapshot yet)
  * count as well: what is warmed is the client's code, not an answer.
  */
 public final class ClientWarmUp {
 
     /** What a run did. */
     public record Result(int tables, int requests, int failed, Duration took) {}
+
+    /** The tables to warm with, and how many table-info requests finding them took. */
+    private record Listing(List<TablePath> tables, int requests) {}
 
     private static final long REQUEST_TIMEOUT_SECONDS = 10;
 
@@ -56,9 +59,9 @@ public final class ClientWarmUp {
     public Result run() throws Exception {
         Instant start = clock.instant();
         Instant giveUpAt = start.plus(timeLimit);
-        int[] looked = new int[1];
-        List<TablePath> tables = lakeTables(looked, giveUpAt);
-        int requests = looked[0];
+        Listing listing = lakeTables(giveUpAt);
+        List<TablePath> tables = listing.tables();
+        int requests = listing.requests();
         int failed = 0;
         int next = 0;
         while (!tables.isEmpty() && requests < requestBudget && clock.instant().isBefore(giveUpAt)) {
@@ -111,22 +114,21 @@ public final class ClientWarmUp {
             return null;
         }
     }
-    /**
-     * Up to {@code maxTables} tables with the lake enabled, in the order the cluster lists them; the tables
-     * looked at on the way (counted in {@code looked}) are part of the request budget.
-     */
-    private List<TablePath> lakeTables(int[] looked, Instant giveUpAt) throws Exception {
+
+    /** Up to {@code maxTables} tables with the lake enabled, in the order the cluster lists them. */
+    private Listing lakeTables(Instant giveUpAt) throws Exception {
         List<TablePath> lakeTables = new ArrayList<>();
+        int looked = 0;
         for (String database : admin.listDatabases().get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             for (String name : admin.listTables(database).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                if (lakeTables.size() >= maxTables || looked[0] >= requestBudget
-                        || !clock.instant().isBefore(giveUpAt)) {
-                    return lakeTables;
+                if (lakeTables.size() >= maxTables || looked >= requestBudget || !clock.instant().isBefore(giveUpAt)) {
+                    return new Listing(lakeTables, looked);
                 }
-                looked[0]++;
+                looked++;
                 TablePath path = TablePath.of(database, name);
                 try {
-                    if (admin.getTableInfo(path).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS).getTableConfig().isDataLakeEnabled()) {
+                    TableInfo info = admin.getTableInfo(path).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    if (info.getTableConfig().isDataLakeEnabled()) {
                         lakeTables.add(path);
                     }
                 } catch (ExecutionException droppedMeanwhile) {
@@ -134,6 +136,6 @@ public final class ClientWarmUp {
                 }
             }
         }
-        return lakeTables;
+        return new Listing(lakeTables, looked);
     }
 }
