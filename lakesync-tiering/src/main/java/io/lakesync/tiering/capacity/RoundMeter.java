@@ -21,6 +21,10 @@ import javax.annotation.Nullable;
 public final class RoundMeter {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** The JVM's heap pools, fixed for its life: listing them builds an MBean name per pool on every call. */
+    private static final List<MemoryPoolMXBean> HEAP_POOLS = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(pool -> pool.getType() == MemoryType.HEAP)
+            .toList();
     private static final ThreadLocal<RoundMeter> CURRENT = new ThreadLocal<>();
 
     private final AtomicLong cpuNanos = new AtomicLong();
@@ -59,11 +63,9 @@ public final class RoundMeter {
      */
     public static long liveHeapBytes() {
         long bytes = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                MemoryUsage afterGc = pool.getCollectionUsage();
-                bytes += afterGc != null && afterGc.getUsed() > 0 ? afterGc.getUsed() : pool.getUsage().getUsed();
-            }
+        for (MemoryPoolMXBean pool : HEAP_POOLS) {
+            MemoryUsage afterGc = pool.getCollectionUsage();
+            bytes += afterGc != null && afterGc.getUsed() > 0 ? afterGc.getUsed() : pool.getUsage().getUsed();
         }
         return bytes;
     }

@@ -4,7 +4,11 @@ import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.ArrowBuf;
@@ -45,6 +49,8 @@ final class ArrowColumns {
             MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle DOUBLES =
             MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final int VARIABLE_WIDTH = -1;
+    private static final int NOT_COMPARED = 0;
 
     /**
      * Writes the value at {@code row} of a bound vector, known not to be null; {@code rowView}: the same row as a
@@ -64,6 +70,12 @@ final class ArrowColumns {
     private final byte[][] validityBuffers;
     private final byte[][] valueBuffers;
     private final byte[][] offsetBuffers;
+    /**
+     * Per column, how the bound batch's values are laid out in {@link #valueBuffers}, for {@link #allDistinct}:
+     * {@link #VARIABLE_WIDTH} (strings and binaries, with offsets), a fixed width in bytes (4 or 8), or
+     * {@link #NOT_COMPARED}.
+     */
+    private final int[] valueWidths;
     private long batchId = -1;
     private int batchWidth;
     private int present;
@@ -81,6 +93,7 @@ final class ArrowColumns {
         this.validityBuffers = new byte[rowEncoders.length][];
         this.valueBuffers = new byte[rowEncoders.length][];
         this.offsetBuffers = new byte[rowEncoders.length][];
+        this.valueWidths = new int[rowEncoders.length];
     }
 
     /** Binds to the batch in {@code root}, identified by {@code batchId}, unless bound to it already. */
@@ -126,8 +139,67 @@ final class ArrowColumns {
         values[column].write(rowView, row, out, definitionLevel);
     }
 
+    /**
+     * Whether the non-null values of {@code column} in rows {@code [from, to)} of the bound batch, the first
+     * {@code limit} of them, are all different from each other, and at least {@code minimum} were compared. Only
+     * strings, binaries and 4- and 8-byte numbers read from their vectors are compared (their bits: what a Parquet
+     * dictionary keys them by); any other column is not all distinct.
+     */
+    boolean allDistinct(int column, int from, int to, int minimum, int limit) {
+        int width = column < present ? valueWidths[column] : NOT_COMPARED;
+        if (width == NOT_COMPARED) {
+            return false;
+        }
+        int[] rows = new int[Math.min(limit, Math.max(0, to - from))];
+        int sampled = 0;
+        for (int row = from; row < to && sampled < rows.length; row++) {
+            if (!isNull(column, row)) {
+                rows[sampled++] = row;
+            }
+        }
+        if (sampled < minimum) {
+            return false;
+        }
+        byte[] data = valueBuffers[column];
+        if (width == VARIABLE_WIDTH) {
+            byte[] offsets = offsetBuffers[column];
+            Set<ByteBuffer> seen = new HashSet<>(sampled * 2);
+            for (int i = 0; i < sampled; i++) {
+                int start = (int) INTS.get(offsets, rows[i] * 4);
+                int end = (int) INTS.get(offsets, rows[i] * 4 + 4);
+                if (!seen.add(ByteBuffer.wrap(data, start, end - start))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        long[] values = new long[sampled];
+        for (int i = 0; i < sampled; i++) {
+            values[i] = width == Long.BYTES
+                    ? (long) LONGS.get(data, rows[i] * Long.BYTES)
+                    : (int) INTS.get(data, rows[i] * Integer.BYTES);
+        }
+        Arrays.sort(values);
+        for (int i = 1; i < sampled; i++) {
+            if (values[i] == values[i - 1]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private VectorValue bind(int column, FieldVector vector) {
         int count = vector.getValueCount();
+        valueWidths[column] = switch (types[column]) {
+            case CHAR, VARCHAR, BINARY, VARBINARY ->
+                    vector instanceof BaseVariableWidthVector ? VARIABLE_WIDTH : NOT_COMPARED;
+            case BIGINT -> vector instanceof BigIntVector ? Long.BYTES : NOT_COMPARED;
+            case DOUBLE -> vector instanceof Float8Vector ? Double.BYTES : NOT_COMPARED;
+            case INTEGER, DATE -> vector instanceof IntVector || vector instanceof DateDayVector
+                    ? Integer.BYTES : NOT_COMPARED;
+            case FLOAT -> vector instanceof Float4Vector ? Float.BYTES : NOT_COMPARED;
+            default -> NOT_COMPARED;
+        };
         switch (types[column]) {
             case CHAR, VARCHAR, BINARY, VARBINARY -> {
                 if (vector instanceof BaseVariableWidthVector) {

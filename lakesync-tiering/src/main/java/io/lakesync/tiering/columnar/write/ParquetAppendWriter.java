@@ -6,7 +6,10 @@ import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.lake.LakeWriter;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.fluss.metadata.TableBucket;
@@ -45,9 +48,14 @@ import org.apache.paimon.utils.StatsCollectorFactories;
  * {@code AppendOnlyWriter} assigns them (from 0 per round in a bucket-unaware table, after the bucket's newest file
  * otherwise), statistics per {@code metadata.stats-mode}, the schema id, file source APPEND. The files are
  * committed through the same commit messages as the row writer's. Closing the writer deletes every file it has not
- * handed over in {@link #complete()}. One encoding differs from Paimon's defaults, as Paimon's own per-column
- * option would make it: {@code __offset}, unique in every file, has no dictionary
- * ({@code parquet.enable.dictionary#__offset = false}) unless the table sets a dictionary option itself.
+ * handed over in {@link #complete()}. Encodings differ from Paimon's defaults where a dictionary cannot pay off, as
+ * Paimon's own per-column option {@code parquet.enable.dictionary#<column> = false} would make them, unless the
+ * table sets {@code parquet.enable.dictionary} itself: {@code __offset}, unique in every file, has no dictionary,
+ * and neither has a column whose values are all different in the first {@value #ENCODING_SAMPLE_ROWS} rows of a
+ * file that starts with a range of at least {@value #MIN_ENCODING_SAMPLE} rows (ids, unique strings). parquet-mr
+ * would hash every such value into a dictionary and, at the first page, find it bigger than the plain values and
+ * re-encode them plain; a small file's column comes out as it would, a large one's keeps plain pages throughout.
+ * Readers see the same values, statistics and schema either way.
  *
  * <p>Which tables it serves: {@link #unsupportedReason}; any other table keeps Paimon's row writer.
  */
@@ -55,6 +63,10 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
 
     /** Records between checks of the file size, as Paimon's rolling writer checks. */
     private static final int ROLLING_CHECK_RECORDS = 1000;
+    /** Rows of a file's first range compared to choose its columns' encodings (see the class comment). */
+    static final int ENCODING_SAMPLE_ROWS = 1024;
+    /** The fewest non-null values a column's sample needs before it may be written without dictionary. */
+    static final int MIN_ENCODING_SAMPLE = 256;
 
     private final FileStoreTable table;
     private final RowType rowType;
@@ -71,6 +83,8 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
     private final boolean bucketUnaware;
     /** The files of each Paimon (partition, bucket). */
     private final BucketTargets<BucketFiles> files;
+    /** The settings with the dictionary off for these business columns as well, per set chosen so far. */
+    private final Map<Set<String>, ParquetSettings> plainSettings = new HashMap<>();
 
     /** Call only when {@link #unsupportedReason} is null for the table. */
     public ParquetAppendWriter(FileStoreTable table) {
@@ -188,6 +202,33 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
         }
     }
 
+    /**
+     * The settings of a file whose first rows are the range's from {@code row} on: without dictionary for the
+     * business columns whose sampled values are all different (see the class comment).
+     */
+    private ParquetSettings settingsFor(ArrowAppendRange range, int row) {
+        Set<String> unique = sampledUniqueColumns(range, row);
+        return unique.isEmpty() ? settings : plainSettings.computeIfAbsent(unique, settings::withoutDictionary);
+    }
+
+    /**
+     * The business columns to write without dictionary in a file whose first rows are the range's from
+     * {@code row} on: none when the table sets the dictionary option itself.
+     */
+    Set<String> sampledUniqueColumns(ArrowAppendRange range, int row) {
+        if (settings.dictionarySetByTable()) {
+            return Set.of();
+        }
+        arrowColumns.bind(range.vectors(), range.batchId());
+        Set<String> unique = new HashSet<>();
+        for (int column = 0; column < encoders.length; column++) {
+            if (arrowColumns.allDistinct(column, row, range.endRow(), MIN_ENCODING_SAMPLE, ENCODING_SAMPLE_ROWS)) {
+                unique.add(rowType.getFieldNames().get(column));
+            }
+        }
+        return unique;
+    }
+
     /** The data files of one Paimon bucket: the one being written and those finished but not handed over. */
     private final class BucketFiles {
         final BinaryRow partition;
@@ -219,7 +260,7 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
         /** Writes the range in pieces that end where a record at a time would check the file size. */
         void write(ArrowAppendRange range, int flussBucket) throws IOException {
             for (int row = range.firstRow(); row < range.endRow(); ) {
-                ParquetDataFile file = currentFile();
+                ParquetDataFile file = current != null ? current : open(settingsFor(range, row));
                 int toSizeCheck = ROLLING_CHECK_RECORDS - (int) (file.rowCount() % ROLLING_CHECK_RECORDS);
                 int end = Math.min(range.endRow(), row + toSizeCheck);
                 file.append(range, row, end, arrowColumns, flussBucket);
@@ -230,11 +271,13 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
         }
 
         private ParquetDataFile currentFile() throws IOException {
-            if (current == null) {
-                current = new ParquetDataFile(
-                        table.fileIO(), paths.newPath(), schema, encoders, timestampMicros, settings, compressor);
-                currentMinSequence = nextSequence;
-            }
+            return current != null ? current : open(settings);
+        }
+
+        private ParquetDataFile open(ParquetSettings fileSettings) throws IOException {
+            current = new ParquetDataFile(
+                    table.fileIO(), paths.newPath(), schema, encoders, timestampMicros, fileSettings, compressor);
+            currentMinSequence = nextSequence;
             return current;
         }
 

@@ -14,7 +14,6 @@ import org.apache.paimon.KeyValue;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.format.parquet.ParquetSchemaConverter;
 import org.apache.paimon.io.DataFileMeta;
-import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
 import org.apache.paimon.shade.org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.CodecFactory;
 import org.apache.paimon.shade.org.apache.parquet.schema.MessageType;
@@ -84,7 +83,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         CoreOptions options = table.coreOptions();
         RowType fileType = KeyValue.schema(keyType, valueType);
         MessageType fileSchema = ParquetSchemaConverter.convertToParquetMessageType(fileType);
-        ParquetSettings settings = withoutDictionary(ParquetSettings.of(options), UniqueColumnEncoding.columns(table));
+        ParquetSettings settings = ParquetSettings.of(options).withoutDictionary(UniqueColumnEncoding.columns(table));
         this.codecs = new CodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
         BytesInputCompressor compressor = codecs.getCompressor(settings.codec());
         this.layout = new KeyValueFile.Layout(table, keyType, fileType, fileSchema, keyColumns, settings, compressor);
@@ -161,20 +160,6 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     /** Paimon's key: the primary key without partition columns, its columns named {@code _KEY_<name>}. */
     private static RowType keyType(FileStoreTable table) {
         return new RowType(PrimaryKeyTableUtils.PrimaryKeyFieldsExtractor.EXTRACTOR.keyFields(table.schema()));
-    }
-
-    /** The settings with Parquet's dictionary turned off for {@code columns}, as the row writer's options do. */
-    private static ParquetSettings withoutDictionary(ParquetSettings settings, List<String> columns) {
-        ParquetProperties.Builder properties = ParquetProperties.copy(settings.properties());
-        for (String column : columns) {
-            properties.withDictionaryEncoding(column, false);
-        }
-        return new ParquetSettings(
-                settings.hadoopConf(),
-                ParquetSettings.build(properties, settings.properties().getWriterVersion()),
-                settings.codec(),
-                settings.rowGroupSize(),
-                settings.maxPaddingSize());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.columnar.write;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -96,6 +97,21 @@ record ParquetSettings(
                 CompressionCodecName.fromConf(compression),
                 conf.getLong(ParquetOutputFormat.BLOCK_SIZE, ParquetWriter.DEFAULT_BLOCK_SIZE),
                 conf.getInt(ParquetOutputFormat.MAX_PADDING_BYTES, ParquetWriter.MAX_PADDING_SIZE_DEFAULT));
+    }
+
+    /** Whether the table's options turn Parquet's dictionary on or off themselves, for every column. */
+    boolean dictionarySetByTable() {
+        return hadoopConf.get(ParquetOutputFormat.ENABLE_DICTIONARY) != null;
+    }
+
+    /** These settings with Parquet's dictionary turned off for {@code columns} (page buffers as before). */
+    ParquetSettings withoutDictionary(Collection<String> columns) {
+        ParquetProperties.Builder builder = ParquetProperties.copy(properties);
+        for (String column : columns) {
+            builder.withDictionaryEncoding(column, false);
+        }
+        return new ParquetSettings(
+                hadoopConf, build(builder, properties.getWriterVersion()), codec, rowGroupSize, maxPaddingSize);
     }
 
     /** These settings with parquet-mr's page buffers taken from {@code allocator} (see {@link PageBufferPool}). */

@@ -3,6 +3,8 @@ package io.lakesync.tiering.columnar.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.tiering.columnar.AppendRangeSink;
+import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import io.lakesync.tiering.columnar.InMemoryArrowBatches;
 import io.lakesync.tiering.columnar.RecordSink;
@@ -93,9 +95,7 @@ class ParquetAppendWriterTest {
                 "target-file-size", targetFileSize,
                 "parquet.page.size", String.valueOf(pageSize),
                 "file.block-size", rowGroupSize);
-        // Paimon's writer with the per-column option the columnar write applies to __offset by itself.
-        Map<String, String> rowOptions = new HashMap<>(options);
-        rowOptions.put("parquet.enable.dictionary#__offset", "false");
+        Map<String, String> rowOptions = offsetWithoutDictionary(options);
         FileStoreTable rows = table("rows", buckets, rowOptions);
         FileStoreTable columns = table("columns", buckets, options);
         FileStoreTable arrow = table("arrow", buckets, options);
@@ -272,6 +272,19 @@ class ParquetAppendWriterTest {
         return (int) (record.logOffset() % 2);
     }
 
+    /** {@code options} and Paimon's per-column option that the columnar write applies to {@code __offset} itself. */
+    private static Map<String, String> offsetWithoutDictionary(Map<String, String> options) {
+        Map<String, String> rowOptions = new HashMap<>(options);
+        rowOptions.put("parquet.enable.dictionary#__offset", "false");
+        return rowOptions;
+    }
+
+    private static void commitMessages(FileStoreTable table, List<CommitMessage> messages) throws Exception {
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(messages);
+        }
+    }
+
     private static void commit(FileStoreTable table, LakeWriter writer, List<LogRecord> records) throws Exception {
         List<CommitMessage> messages;
         try (writer) {
@@ -280,9 +293,7 @@ class ParquetAppendWriterTest {
             }
             messages = writer.complete();
         }
-        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
-            commit.commit(messages);
-        }
+        commitMessages(table, messages);
     }
 
     /**
@@ -321,9 +332,7 @@ class ParquetAppendWriterTest {
             }
             messages = writer.complete();
         }
-        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
-            commit.commit(messages);
-        }
+        commitMessages(table, messages);
     }
 
     /**
@@ -378,9 +387,7 @@ class ParquetAppendWriterTest {
             }
             messages = writer.complete();
         }
-        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
-            commit.commit(messages);
-        }
+        commitMessages(table, messages);
     }
 
     /**
@@ -396,8 +403,7 @@ class ParquetAppendWriterTest {
                 "parquet.page.size", "1024",
                 "parquet.dictionary.page.size", "2048",
                 "file.block-size", "16kb");
-        Map<String, String> rowOptions = new HashMap<>(options);
-        rowOptions.put("parquet.enable.dictionary#__offset", "false");
+        Map<String, String> rowOptions = offsetWithoutDictionary(options);
         Schema.Builder schema = withSystemColumns(Schema.newBuilder()
                 .column("id", DataTypes.BIGINT())
                 .column("grows", DataTypes.STRING())
@@ -442,12 +448,8 @@ class ParquetAppendWriterTest {
                 rowMessages = rowWriter.complete();
                 columnMessages = columnWriter.complete();
             }
-            try (BatchTableCommit commit = rows.newBatchWriteBuilder().newCommit()) {
-                commit.commit(rowMessages);
-            }
-            try (BatchTableCommit commit = columns.newBatchWriteBuilder().newCommit()) {
-                commit.commit(columnMessages);
-            }
+            commitMessages(rows, rowMessages);
+            commitMessages(columns, columnMessages);
         }
 
         assertThat(read(columns)).hasSize(40_000).containsExactlyElementsOf(read(rows));
@@ -455,6 +457,102 @@ class ParquetAppendWriterTest {
         assertThat(layout).isEqualTo(layout(rows));
         assertThat(layout.toString()).as("chunks of dictionary pages, then plain ones")
                 .contains("grows [PLAIN, RLE, BIT_PACKED, PLAIN_DICTIONARY] dictionary true");
+    }
+
+    /**
+     * Columns whose values are all different in a file's first sampled rows (a BIGINT id, an INT, a DOUBLE and a
+     * string, with nulls) are written without dictionary from the start; parquet-mr's dictionary, tried and found
+     * bigger at the first page, gives the very same files. Columns with repeats (a few strings, a number mod 7) keep
+     * their dictionary, and so does a file whose first range is shorter than the sample's minimum, or any column of
+     * a table that sets the dictionary option itself.
+     */
+    @ParameterizedTest(name = "page size {0}, batch rows {1}, table dictionary option {2}")
+    @CsvSource({
+        "1048576, 1000, , id unique_int unique_double unique_string",
+        "1024, 700, , id unique_int unique_double unique_string",
+        "1048576, 100, , ", // a first range below the sample's minimum
+        "1048576, 1000, true, " // the table's own dictionary option
+    })
+    void columnsAllDifferentInTheSampleAreWrittenPlainAsParquetsFallbackWritesThem(
+            int pageSize, int batchRows, String dictionaryOption, String expectedPlain) throws Exception {
+        Map<String, String> options = new HashMap<>(Map.of("parquet.page.size", String.valueOf(pageSize)));
+        if (dictionaryOption != null) {
+            options.put("parquet.enable.dictionary", dictionaryOption);
+        }
+        Map<String, String> rowOptions = offsetWithoutDictionary(options);
+        Schema.Builder schema = withSystemColumns(Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("unique_int", DataTypes.INT())
+                .column("unique_double", DataTypes.DOUBLE())
+                .column("unique_string", DataTypes.STRING())
+                .column("few", DataTypes.STRING())
+                .column("repeating_long", DataTypes.BIGINT()));
+        FileStoreTable rows = create("sampled_rows", schema, 2, rowOptions);
+        FileStoreTable columns = create("sampled_columns", schema, 2, options);
+        RowType flussType = RowType.of(
+                org.apache.fluss.types.DataTypes.BIGINT(), org.apache.fluss.types.DataTypes.INT(),
+                org.apache.fluss.types.DataTypes.DOUBLE(), org.apache.fluss.types.DataTypes.STRING(),
+                org.apache.fluss.types.DataTypes.STRING(), org.apache.fluss.types.DataTypes.BIGINT());
+        List<CommitMessage> rowMessages;
+        List<CommitMessage> columnMessages;
+        try (InMemoryArrowBatches arrow = new InMemoryArrowBatches(flussType);
+                LakeTableWriter rowWriter = new LakeTableWriter(rows, false, dir.resolve("io"));
+                ParquetAppendWriter columnWriter = new ParquetAppendWriter(columns)) {
+            Set<String> chosenPlain = new TreeSet<>();
+            AppendRangeSink sampling = new AppendRangeSink() {
+                @Override
+                public void writeAppends(TableBucket bucket, ArrowAppendRange range) throws Exception {
+                    if (range.firstRow() == 0 && range.offsetOf(0) == 0) {
+                        chosenPlain.addAll(columnWriter.sampledUniqueColumns(range, 0));
+                    }
+                    columnWriter.writeAppends(bucket, range);
+                }
+
+                @Override
+                public void write(TableBucket bucket, LogRecord record) throws Exception {
+                    columnWriter.write(bucket, record);
+                }
+            };
+            for (int bucket = 0; bucket < 2; bucket++) {
+                for (int from = 0; from < 3000; from += batchRows) {
+                    List<GenericRow> batch = new ArrayList<>();
+                    for (int n = from; n < Math.min(3000, from + batchRows); n++) {
+                        boolean nulls = n % 11 == 3;
+                        batch.add(GenericRow.of(
+                                (long) n * 2 + bucket,
+                                nulls ? null : n * 7919,
+                                nulls ? null : n * 0.5,
+                                nulls ? null : BinaryString.fromString("unique-" + bucket + "-" + n),
+                                BinaryString.fromString("few-" + n % 3),
+                                (long) (n % 7)));
+                    }
+                    byte[] encoded = arrow.encode(from, batch);
+                    TableBucket tableBucket = new TableBucket(1, bucket);
+                    arrow.replay(encoded, tableBucket, sampling);
+                    arrow.replay(encoded, tableBucket, rowWriter::write);
+                }
+            }
+            assertThat(chosenPlain).as("the columns a file's first range shows all different")
+                    .isEqualTo(expectedPlain == null ? Set.of() : new TreeSet<>(List.of(expectedPlain.split(" "))));
+            rowMessages = rowWriter.complete();
+            columnMessages = columnWriter.complete();
+        }
+        commitMessages(rows, rowMessages);
+        commitMessages(columns, columnMessages);
+
+        assertThat(read(columns)).hasSize(6000).containsExactlyElementsOf(read(rows));
+        assertThat(files(columns)).isEqualTo(files(rows));
+        List<List<String>> layout = layout(columns);
+        assertThat(layout).isEqualTo(layout(rows));
+        if (expectedPlain != null) {
+            String chunks = layout.toString();
+            for (String unique : expectedPlain.split(" ")) {
+                assertThat(chunks).as(unique).contains("; " + unique + " [PLAIN, RLE, BIT_PACKED] dictionary false");
+            }
+            assertThat(chunks).as("repeating columns keep their dictionary")
+                    .contains("; few [RLE, BIT_PACKED, PLAIN_DICTIONARY] dictionary true")
+                    .contains("; repeating_long [RLE, BIT_PACKED, PLAIN_DICTIONARY] dictionary true");
+        }
     }
 
     /** The Fluss columns the records hold, as Fluss's tiering maps them to {@link #TYPES}. */
