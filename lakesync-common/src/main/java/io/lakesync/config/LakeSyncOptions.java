@@ -157,9 +157,9 @@ public final class LakeSyncOptions {
                     .defaultValue(true)
                     .withDescription(
                             "At start-up, before the instance takes tables, run the write path once on made-up rows "
-                                    + "in a throw-away warehouse under the data folder (some 280,000 rows through "
+                                    + "in a throw-away warehouse under the data folder (some 300,000 rows through "
                                     + "the writers the settings above choose: six large lake commits, then 64 small "
-                                    + "ones into eight tables), then send the Fluss cluster up to 900 read-only "
+                                    + "ones, a first and a second into each of 32 tables), then send the Fluss cluster up to 900 read-only "
                                     + "requests a round opens with (table info, lake snapshot, latest offsets) about "
                                     + "its first 64 lake tables, so the first rounds do not pay the JVM's class "
                                     + "loading and compilation. It adds a few "

@@ -44,13 +44,13 @@ import org.apache.paimon.types.DataTypes;
  * it is touched. Not thread-safe.
  *
  * <p>Two phases: a few large rounds, for the per-value code (decoding, encoding, compression), then many small
- * rounds over several tables, for the per-round code (a lake table load, a writer opened, a small file written
- * and its statistics, the fenced commit with its manifests and snapshot), which a few rounds leave interpreted.
- * A fresh instance handed two hundred small tables compiles that code while it syncs them: with the large rounds
- * alone its JIT compilers took 8.3 of its 15.8 CPU seconds, with the small rounds too 6.9-7.0 of 13.7-15.0
- * (lakesync-bench README, many-tables). What the compilers still do then is mostly the Fluss client's (Netty,
- * Jackson, Arrow), which needs a cluster to run, and code more rounds here did not reach (16 small rounds per
- * table compiled as much during the sync as 8).
+ * rounds over many tables, for the per-round code (a lake table load, a writer opened, a small file written with
+ * its columns' encodings sampled, its statistics, the fenced commit with its manifests and snapshot), which a few
+ * rounds leave interpreted. A fresh instance handed two hundred small tables compiles that code while it syncs
+ * them: with the large rounds alone its JIT compilers took 8.3 of its 15.8 CPU seconds, with small rounds too
+ * 6.9-7.0 of 13.7-15.0 (lakesync-bench README, many-tables). Each small table takes a first commit and a second:
+ * a new table's first commit (no snapshot, manifest or tiering property before it) is what every table takes
+ * first, and eight rounds into each of eight tables compiled no less during the sync than sixteen.
  */
 public final class WriteWarmUp {
 
@@ -63,9 +63,14 @@ public final class WriteWarmUp {
     private static final String DATABASE = "warm_up";
     /** The large rounds: per table and round, {@code batches} batches of {@code rowsPerBatch} rows per bucket. */
     private static final Shape LARGE = new Shape(3, 2, 8192, 2);
-    /** The small rounds, into each of {@link #SMALL_TABLES} log and as many primary-key tables. */
-    private static final Shape SMALL = new Shape(8, 1, 64, 1);
-    private static final int SMALL_TABLES = 4;
+    /**
+     * The small rounds, into each of {@link #SMALL_LOG_TABLES} log and {@link #SMALL_PRIMARY_KEY_TABLES}
+     * primary-key tables: a first commit into an empty table and a second one, each with a file large enough for
+     * the columnar writer to sample its columns' encodings.
+     */
+    private static final Shape SMALL = new Shape(2, 1, 320, 1);
+    private static final int SMALL_LOG_TABLES = 24;
+    private static final int SMALL_PRIMARY_KEY_TABLES = 8;
     private static final long TABLE_ID = 1L;
     /** Keys per bucket of a primary-key table: each round inserts, updates and deletes among them. */
     private static final int KEYS_PER_BUCKET = 8192;
@@ -112,8 +117,10 @@ public final class WriteWarmUp {
                         new TableRounds(lakeTables, "log", LARGE, logBatches),
                         new TableRounds(lakeTables, "primary_key", LARGE, changeBatches));
                 List<TableRounds> small = new ArrayList<>();
-                for (int i = 0; i < SMALL_TABLES; i++) {
+                for (int i = 0; i < SMALL_LOG_TABLES; i++) {
                     small.add(new TableRounds(lakeTables, "small_log_" + i, SMALL, logBatches));
+                }
+                for (int i = 0; i < SMALL_PRIMARY_KEY_TABLES; i++) {
                     small.add(new TableRounds(lakeTables, "small_primary_key_" + i, SMALL, changeBatches));
                 }
                 // Per phase, round-robin over its tables, as an instance goes from table to table.

@@ -22,12 +22,13 @@ class WriteWarmUpTest {
             Path warehouse = dir.resolve("warm-up");
             WriteWarmUp.Result result = new WriteWarmUp(warehouse, writers, Clock.systemUTC()).run();
 
-            // Three large rounds into a log and a primary-key table, then eight small rounds into each of four
-            // log and four primary-key tables.
-            assertThat(result.commits()).as("%s", writers).isEqualTo(2 * 3 + 8 * 8);
+            // Three large rounds into a log and a primary-key table, then two small rounds (a first commit and a
+            // second) into each of 24 log and 8 primary-key tables.
+            assertThat(result.commits()).as("%s", writers).isEqualTo(2 * 3 + (24 + 8) * 2);
             // Large: three rounds of 2 batches of 8,192 rows per bucket, 2 buckets, for the log table (the
-            // primary-key table's batches hold more records: an update is two). Small: 8 rounds of 64 rows, 8 tables.
-            assertThat(result.rows()).as("%s", writers).isGreaterThan(2L * 3 * 2 * 8192 * 2 + 8 * 8 * 64);
+            // primary-key table's batches hold more records: an update is two). Small: 2 rounds of 320 rows, 32
+            // tables.
+            assertThat(result.rows()).as("%s", writers).isGreaterThan(2L * 3 * 2 * 8192 * 2 + (24 + 8) * 2 * 320);
             assertThat(warehouse).doesNotExist();
         }
     }

@@ -4,11 +4,8 @@ import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowBatchRecord;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.shaded.arrow.org.apache.arrow.memory.ArrowBuf;
@@ -162,16 +159,7 @@ final class ArrowColumns {
         }
         byte[] data = valueBuffers[column];
         if (width == VARIABLE_WIDTH) {
-            byte[] offsets = offsetBuffers[column];
-            Set<ByteBuffer> seen = new HashSet<>(sampled * 2);
-            for (int i = 0; i < sampled; i++) {
-                int start = (int) INTS.get(offsets, rows[i] * 4);
-                int end = (int) INTS.get(offsets, rows[i] * 4 + 4);
-                if (!seen.add(ByteBuffer.wrap(data, start, end - start))) {
-                    return false;
-                }
-            }
-            return true;
+            return distinctStrings(data, offsetBuffers[column], rows, sampled);
         }
         long[] values = new long[sampled];
         for (int i = 0; i < sampled; i++) {
@@ -184,6 +172,39 @@ final class ArrowColumns {
             if (values[i] == values[i - 1]) {
                 return false;
             }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the strings at {@code rows[0..count)} (offsets into {@code bytes}) are all different: an open-addressing
+     * table of row numbers keyed by a hash of each string's bytes, compared byte by byte only when hashes meet.
+     */
+    private static boolean distinctStrings(byte[] bytes, byte[] offsets, int[] rows, int count) {
+        int[] slots = new int[Integer.highestOneBit(Math.max(1, count) * 4 - 1) << 1];
+        int[] hashes = new int[slots.length];
+        int mask = slots.length - 1;
+        for (int i = 0; i < count; i++) {
+            int start = (int) INTS.get(offsets, rows[i] * 4);
+            int end = (int) INTS.get(offsets, rows[i] * 4 + 4);
+            int hash = 1;
+            for (int b = start; b < end; b++) {
+                hash = 31 * hash + bytes[b];
+            }
+            int slot = (hash ^ (hash >>> 16)) & mask;
+            while (slots[slot] != 0) {
+                int other = slots[slot] - 1;
+                if (hashes[slot] == hash) {
+                    int otherStart = (int) INTS.get(offsets, other * 4);
+                    int otherEnd = (int) INTS.get(offsets, other * 4 + 4);
+                    if (Arrays.equals(bytes, start, end, bytes, otherStart, otherEnd)) {
+                        return false;
+                    }
+                }
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = rows[i] + 1;
+            hashes[slot] = hash;
         }
         return true;
     }

@@ -64,7 +64,7 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
     /** Records between checks of the file size, as Paimon's rolling writer checks. */
     private static final int ROLLING_CHECK_RECORDS = 1000;
     /** Rows of a file's first range compared to choose its columns' encodings (see the class comment). */
-    static final int ENCODING_SAMPLE_ROWS = 1024;
+    static final int ENCODING_SAMPLE_ROWS = 512;
     /** The fewest non-null values a column's sample needs before it may be written without dictionary. */
     static final int MIN_ENCODING_SAMPLE = 256;
 

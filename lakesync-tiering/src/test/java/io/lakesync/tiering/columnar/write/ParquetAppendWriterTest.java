@@ -460,16 +460,16 @@ class ParquetAppendWriterTest {
     }
 
     /**
-     * Columns whose values are all different in a file's first sampled rows (a BIGINT id, an INT, a DOUBLE and a
-     * string, with nulls) are written without dictionary from the start; parquet-mr's dictionary, tried and found
+     * Columns whose values are all different in a file's first sampled rows (a BIGINT id, an INT, a DOUBLE, a string
+     * with nulls, and strings all of one hash) are written without dictionary from the start; parquet-mr's dictionary, tried and found
      * bigger at the first page, gives the very same files. Columns with repeats (a few strings, a number mod 7) keep
      * their dictionary, and so does a file whose first range is shorter than the sample's minimum, or any column of
      * a table that sets the dictionary option itself.
      */
     @ParameterizedTest(name = "page size {0}, batch rows {1}, table dictionary option {2}")
     @CsvSource({
-        "1048576, 1000, , id unique_int unique_double unique_string",
-        "1024, 700, , id unique_int unique_double unique_string",
+        "1048576, 1000, , id unique_int unique_double unique_string colliding",
+        "1024, 700, , id unique_int unique_double unique_string colliding",
         "1048576, 100, , ", // a first range below the sample's minimum
         "1048576, 1000, true, " // the table's own dictionary option
     })
@@ -485,6 +485,7 @@ class ParquetAppendWriterTest {
                 .column("unique_int", DataTypes.INT())
                 .column("unique_double", DataTypes.DOUBLE())
                 .column("unique_string", DataTypes.STRING())
+                .column("colliding", DataTypes.STRING())
                 .column("few", DataTypes.STRING())
                 .column("repeating_long", DataTypes.BIGINT()));
         FileStoreTable rows = create("sampled_rows", schema, 2, rowOptions);
@@ -492,7 +493,8 @@ class ParquetAppendWriterTest {
         RowType flussType = RowType.of(
                 org.apache.fluss.types.DataTypes.BIGINT(), org.apache.fluss.types.DataTypes.INT(),
                 org.apache.fluss.types.DataTypes.DOUBLE(), org.apache.fluss.types.DataTypes.STRING(),
-                org.apache.fluss.types.DataTypes.STRING(), org.apache.fluss.types.DataTypes.BIGINT());
+                org.apache.fluss.types.DataTypes.STRING(), org.apache.fluss.types.DataTypes.STRING(),
+                org.apache.fluss.types.DataTypes.BIGINT());
         List<CommitMessage> rowMessages;
         List<CommitMessage> columnMessages;
         try (InMemoryArrowBatches arrow = new InMemoryArrowBatches(flussType);
@@ -523,6 +525,7 @@ class ParquetAppendWriterTest {
                                 nulls ? null : n * 7919,
                                 nulls ? null : n * 0.5,
                                 nulls ? null : BinaryString.fromString("unique-" + bucket + "-" + n),
+                                BinaryString.fromString(sameHash(n)),
                                 BinaryString.fromString("few-" + n % 3),
                                 (long) (n % 7)));
                     }
@@ -553,6 +556,15 @@ class ParquetAppendWriterTest {
                     .contains("; few [RLE, BIT_PACKED, PLAIN_DICTIONARY] dictionary true")
                     .contains("; repeating_long [RLE, BIT_PACKED, PLAIN_DICTIONARY] dictionary true");
         }
+    }
+
+    /** A string per {@code n < 4096}, all of the same 31-based hash: "Aa" and "BB" hash alike, so all their joins do. */
+    private static String sameHash(int n) {
+        StringBuilder value = new StringBuilder();
+        for (int bit = 0; bit < 12; bit++) {
+            value.append((n >> bit & 1) == 0 ? "Aa" : "BB");
+        }
+        return value.toString();
     }
 
     /** The Fluss columns the records hold, as Fluss's tiering maps them to {@link #TYPES}. */
