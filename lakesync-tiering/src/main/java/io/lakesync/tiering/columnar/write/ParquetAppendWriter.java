@@ -51,11 +51,12 @@ import org.apache.paimon.utils.StatsCollectorFactories;
  * handed over in {@link #complete()}. Encodings differ from Paimon's defaults where a dictionary cannot pay off, as
  * Paimon's own per-column option {@code parquet.enable.dictionary#<column> = false} would make them, unless the
  * table sets {@code parquet.enable.dictionary} itself: {@code __offset}, unique in every file, has no dictionary,
- * and neither has a column whose values are all different in the first {@value #ENCODING_SAMPLE_ROWS} rows of a
- * file that starts with a range of at least {@value #MIN_ENCODING_SAMPLE} rows (ids, unique strings). parquet-mr
- * would hash every such value into a dictionary and, at the first page, find it bigger than the plain values and
- * re-encode them plain; a small file's column comes out as it would, a large one's keeps plain pages throughout.
- * Readers see the same values, statistics and schema either way.
+ * and neither has a column whose non-null values are all different in the first {@value #ENCODING_SAMPLE_ROWS} rows
+ * of a file's first range, if there are at least {@value #MIN_ENCODING_SAMPLE} of them (ids, unique strings).
+ * parquet-mr would hash every such value into a dictionary, find it bigger than the plain values at the first page
+ * and re-encode them plain, so the file comes out the same. Only where later rows of the first page repeat enough
+ * for a dictionary to pay off is the column plain where parquet-mr would have kept the dictionary: a larger file,
+ * the same values, statistics and schema.
  *
  * <p>Which tables it serves: {@link #unsupportedReason}; any other table keeps Paimon's row writer.
  */
