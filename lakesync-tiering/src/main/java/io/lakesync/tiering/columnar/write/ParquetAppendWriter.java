@@ -222,9 +222,10 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
         }
         arrowColumns.bind(range.vectors(), range.batchId());
         Set<String> unique = new HashSet<>();
+        List<String> names = rowType.getFieldNames();
         for (int column = 0; column < encoders.length; column++) {
             if (arrowColumns.allDistinct(column, row, range.endRow(), MIN_ENCODING_SAMPLE, ENCODING_SAMPLE_ROWS)) {
-                unique.add(rowType.getFieldNames().get(column));
+                unique.add(names.get(column));
             }
         }
         return unique;
