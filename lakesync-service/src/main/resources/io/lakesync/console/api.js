@@ -14,6 +14,9 @@ export class ApiError extends Error {
 /** The service did not answer at all. */
 export class ConnectionLost extends Error {}
 
+/** The tab signed out while a refresh was under way; nothing is sent without a token. */
+export class SignedOut extends Error {}
+
 export function signedIn() {
   return sessionStorage.getItem(TOKEN_KEY) !== null;
 }
@@ -26,9 +29,13 @@ export function signOut() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
-/** JSON of the answer (null when empty); throws ApiError or ConnectionLost. */
+/** JSON of the answer (null when empty); throws ApiError, ConnectionLost or SignedOut. */
 export async function api(method, path, body) {
-  const headers = { Accept: 'application/json', Authorization: 'Bearer ' + (sessionStorage.getItem(TOKEN_KEY) || '') };
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token === null) {
+    throw new SignedOut('signed out');
+  }
+  const headers = { Accept: 'application/json', Authorization: 'Bearer ' + token };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }

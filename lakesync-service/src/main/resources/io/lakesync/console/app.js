@@ -3,7 +3,7 @@
 //   [signed out] ── token ──▶ GET /api/v1/whoami ──▶ [signed in: page mounted] ── every refresh interval ──▶ page.refresh()
 //        ▲                          │ 401                       │ the service does not answer: banner, keep retrying
 //        └──────── message ◀────────┴───────────────────────────┘ 401 on any call (token revoked)
-import { api, signIn, signOut, signedIn, ApiError, ConnectionLost } from './api.js';
+import { api, signIn, signOut, signedIn, ApiError, ConnectionLost, SignedOut } from './api.js';
 import { h, fill } from './ui.js';
 import { overviewPage } from './page-overview.js';
 import { dataPage } from './page-data.js';
@@ -24,6 +24,9 @@ let refreshing = false;
 let lastSuccess = null;
 
 function explain(error) {
+  if (error instanceof SignedOut) {
+    return null;
+  }
   if (error instanceof ApiError) {
     if (error.status === 401) {
       showSignIn('The API refused the token (401): ' + error.message);
