@@ -61,8 +61,6 @@ public final class TieringService implements AutoCloseable {
     private static final AtomicBoolean CLIENT_WARM = new AtomicBoolean();
     // About what 300 one-round tables ask before their first commit; a burst of a few seconds at most.
     private static final int CLIENT_WARM_UP_TABLES = 64;
-    /** Tables whose log tails the client warm-up fetches through the columnar reader. */
-    private static final int CLIENT_WARM_UP_FETCH_TABLES = 16;
     private static final int CLIENT_WARM_UP_REQUESTS = 900;
     private static final int CLIENT_WARM_UP_CONCURRENCY = 8;
     private static final Duration CLIENT_WARM_UP_TIME_LIMIT = Duration.ofSeconds(5);
@@ -169,9 +167,8 @@ public final class TieringService implements AutoCloseable {
                         new WriteWarmUp.Writers(columnarWrite, columnarWritePrimaryKey),
                         clock));
                 warmUpClient(new ClientWarmUp(
-                        connection,
+                        connection.getAdmin(),
                         CLIENT_WARM_UP_TABLES,
-                        columnarRead ? CLIENT_WARM_UP_FETCH_TABLES : 0,
                         CLIENT_WARM_UP_REQUESTS,
                         CLIENT_WARM_UP_CONCURRENCY,
                         CLIENT_WARM_UP_TIME_LIMIT,
@@ -242,9 +239,8 @@ public final class TieringService implements AutoCloseable {
         return warmUpOnce(CLIENT_WARM, "the Fluss client", () -> {
             ClientWarmUp.Result result = warmUp.run();
             return String.format("in %d ms (%d read-only requests about %d lake tables; %d answered with an error, "
-                            + "such as no lake snapshot yet; %d log records fetched and dropped)",
-                    result.took().toMillis(), result.requests(), result.tables(), result.failed(),
-                    result.fetchedRecords());
+                            + "such as no lake snapshot yet)",
+                    result.took().toMillis(), result.requests(), result.tables(), result.failed());
         });
     }
 

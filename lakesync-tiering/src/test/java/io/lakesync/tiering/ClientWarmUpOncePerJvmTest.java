@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 
@@ -17,17 +18,18 @@ class ClientWarmUpOncePerJvmTest extends TieringTestBase {
     void aFailedWarmUpIsReportedColdThenASuccessfulOneWarmsTheJvmForEveryLaterEngine() throws Exception {
         createTable(TablePath.of("fluss", "warm_once"), idTable(1, "1h"));
         Connection closed = ConnectionFactory.createConnection(cluster.clientConfiguration());
-        ClientWarmUp failing = warmUp(closed);
+        Admin closedAdmin = closed.getAdmin();
         closed.close();
+        ClientWarmUp failing = warmUp(closedAdmin);
 
         assertThat(TieringService.warmUpClient(failing)).isFalse();
 
-        assertThat(TieringService.warmUpClient(warmUp(connection))).isTrue();
+        assertThat(TieringService.warmUpClient(warmUp(admin))).isTrue();
         // Warm now: the warm-up does not run again (it would fail here).
         assertThat(TieringService.warmUpClient(failing)).isTrue();
     }
 
-    private static ClientWarmUp warmUp(Connection connection) {
-        return new ClientWarmUp(connection, 8, 1, 30, 2, Duration.ofSeconds(30), Clock.systemUTC());
+    private static ClientWarmUp warmUp(Admin admin) {
+        return new ClientWarmUp(admin, 8, 30, 2, Duration.ofSeconds(30), Clock.systemUTC());
     }
 }

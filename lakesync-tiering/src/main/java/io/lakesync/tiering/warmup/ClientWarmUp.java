@@ -1,9 +1,5 @@
 package io.lakesync.tiering.warmup;
 
-import io.lakesync.tiering.columnar.AppendRangeSink;
-import io.lakesync.tiering.columnar.ArrowAppendRange;
-import io.lakesync.tiering.columnar.ArrowLogReader;
-import io.lakesync.tiering.columnar.LogPosition;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,18 +10,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
-import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
-import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.record.LogRecord;
 
 /**
  * Warms the Fluss client's request path at start-up with the read-only requests a round starts with (table
- * info, the coordinator's lake checkpoint, the buckets' latest offsets) and with the columnar reader's log
- * fetches, against the cluster the instance serves, before it takes tables. {@link WriteWarmUp} warms the lake side offline; the client's side (Netty,
+ * info, the coordinator's lake checkpoint, the buckets' latest offsets), against the cluster the instance
+ * serves, before it takes tables. {@link WriteWarmUp} warms the lake side offline; the client's side (Netty,
  * the RPC messages, the table descriptors' JSON) only runs against a cluster, and on 200 small tables a cold
  * instance otherwise spends a large share of its first minute compiling it.
  *
@@ -34,45 +27,28 @@ import org.apache.fluss.record.LogRecord;
  * {@code concurrency} tables at a time, until {@code requestBudget} were sent (the listing's own requests
  * included) or {@code timeLimit} passed, so a large cluster sees a bounded burst. Requests that fail (a table dropped meanwhile, no lake snapshot yet)
  * count as well: what is warmed is the client's code, not an answer.
- *
- * <p>Before those requests, the last at most {@value #FETCH_RECORDS_PER_BUCKET} records of every bucket of the
- * first {@code fetchTables} non-partitioned tables the columnar reader can read are fetched through it and
- * dropped: the fetch responses' pooled buffers, the Arrow decoding and the reader's own code are otherwise
- * compiled during the first rounds. A log truncated past that point just ends its bucket's fetch.
  */
 public final class ClientWarmUp {
 
     /** What a run did. */
-    public record Result(int tables, int requests, int failed, long fetchedRecords, Duration took) {}
+    public record Result(int tables, int requests, int failed, Duration took) {}
 
     /** The tables to warm with, and how many table-info requests finding them took. */
-    private record Listing(List<TableInfo> tables, int requests) {}
+    private record Listing(List<TablePath> tables, int requests) {}
 
     private static final long REQUEST_TIMEOUT_SECONDS = 10;
-    static final long FETCH_RECORDS_PER_BUCKET = 2048;
-    private static final Duration FETCH_POLL = Duration.ofMillis(100);
 
-    private final Connection connection;
     private final Admin admin;
     private final int maxTables;
-    private final int fetchTables;
     private final int requestBudget;
     private final int concurrency;
     private final Duration timeLimit;
     private final Clock clock;
 
     public ClientWarmUp(
-            Connection connection,
-            int maxTables,
-            int fetchTables,
-            int requestBudget,
-            int concurrency,
-            Duration timeLimit,
-            Clock clock) {
-        this.connection = connection;
-        this.admin = connection.getAdmin();
+            Admin admin, int maxTables, int requestBudget, int concurrency, Duration timeLimit, Clock clock) {
+        this.admin = admin;
         this.maxTables = maxTables;
-        this.fetchTables = fetchTables;
         this.requestBudget = requestBudget;
         this.concurrency = concurrency;
         this.timeLimit = timeLimit;
@@ -84,20 +60,9 @@ public final class ClientWarmUp {
         Instant start = clock.instant();
         Instant giveUpAt = start.plus(timeLimit);
         Listing listing = lakeTables(giveUpAt);
-        List<TablePath> tables = listing.tables().stream().map(TableInfo::getTablePath).toList();
+        List<TablePath> tables = listing.tables();
         int requests = listing.requests();
         int failed = 0;
-        long fetched = 0;
-        int fetchedTables = 0;
-        for (TableInfo info : listing.tables()) {
-            if (fetchedTables >= fetchTables || !clock.instant().isBefore(giveUpAt)) {
-                break;
-            }
-            if (!info.isPartitioned() && ArrowLogReader.unsupportedReason(connection, info) == null) {
-                fetchedTables++;
-                fetched += fetchTail(info, giveUpAt);
-            }
-        }
         int next = 0;
         while (!tables.isEmpty() && requests < requestBudget && clock.instant().isBefore(giveUpAt)) {
             // Table info and lake snapshot first, then the offsets from this thread: FlussAdmin.listOffsets
@@ -127,47 +92,7 @@ public final class ClientWarmUp {
                 }
             }
         }
-        return new Result(tables.size(), requests, failed, fetched, Duration.between(start, clock.instant()));
-    }
-
-    /**
-     * Fetches the tail of every bucket of {@code info}'s table through the columnar reader and drops it;
-     * returns how many records came. A table that cannot be read (dropped meanwhile) counts as none.
-     */
-    private long fetchTail(TableInfo info, Instant giveUpAt) throws InterruptedException {
-        List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().toList();
-        var ends = answer(admin.listOffsets(info.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all());
-        if (ends == null) {
-            return 0;
-        }
-        DroppingSink sink = new DroppingSink();
-        try (ArrowLogReader reader = ArrowLogReader.open(connection, info)) {
-            ends.forEach((bucket, end) -> reader.subscribe(new LogPosition(
-                    new TableBucket(info.getTableId(), bucket), Math.max(0, end - FETCH_RECORDS_PER_BUCKET), end)));
-            while (reader.reading() && clock.instant().isBefore(giveUpAt)) {
-                reader.poll(FETCH_POLL, sink);
-            }
-        } catch (InterruptedException e) {
-            throw e;
-        } catch (Exception e) {
-            // What is warmed is the reader's code, not an answer.
-        }
-        return sink.records;
-    }
-
-    /** Counts the records the warm-up fetches and keeps none. */
-    private static final class DroppingSink implements AppendRangeSink {
-        long records;
-
-        @Override
-        public void write(TableBucket bucket, LogRecord record) {
-            records++;
-        }
-
-        @Override
-        public void writeAppends(TableBucket bucket, ArrowAppendRange range) {
-            records += range.rowCount();
-        }
+        return new Result(tables.size(), requests, failed, Duration.between(start, clock.instant()));
     }
 
     /** The buckets' latest offsets, or a partitioned table's partitions (where a round starts planning). */
@@ -192,7 +117,7 @@ public final class ClientWarmUp {
 
     /** Up to {@code maxTables} tables with the lake enabled, in the order the cluster lists them. */
     private Listing lakeTables(Instant giveUpAt) throws Exception {
-        List<TableInfo> lakeTables = new ArrayList<>();
+        List<TablePath> lakeTables = new ArrayList<>();
         int looked = 0;
         for (String database : admin.listDatabases().get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             for (String name : admin.listTables(database).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
@@ -204,7 +129,7 @@ public final class ClientWarmUp {
                 try {
                     TableInfo info = admin.getTableInfo(path).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     if (info.getTableConfig().isDataLakeEnabled()) {
-                        lakeTables.add(info);
+                        lakeTables.add(path);
                     }
                 } catch (ExecutionException droppedMeanwhile) {
                     // Listed, then dropped: not one to warm with.

@@ -35,15 +35,12 @@ class ClientWarmUpTest extends TieringTestBase {
                 .build());
         append(log, ids(0, 10));
 
-        ClientWarmUp.Result result = new ClientWarmUp(connection, 64, 8, 60, 4, Duration.ofMinutes(1), FROZEN).run();
+        ClientWarmUp.Result result = new ClientWarmUp(admin, 64, 60, 4, Duration.ofMinutes(1), FROZEN).run();
 
         assertThat(result.tables()).as("the two lake tables, not the other one").isEqualTo(2);
         // 3 tables looked at, then requests in threes (info, lake snapshot, offsets) until the budget is reached.
         assertThat(result.requests()).isBetween(60, 62);
         assertThat(result.failed()).as("no lake snapshot yet: that request fails, as expected").isPositive();
-        assertThat(result.fetchedRecords())
-                .as("the log table's 10 records, fetched through the columnar reader")
-                .isEqualTo(10);
         assertThatThrownBy(() -> admin.getLatestLakeSnapshot(log).get())
                 .as("nothing was tiered")
                 .hasMessageContaining("snapshot");
@@ -54,21 +51,14 @@ class ClientWarmUpTest extends TieringTestBase {
 
     @Test
     void stopsAtItsTimeLimitAndAtTheTableCap() throws Exception {
-        TablePath capped1 = TablePath.of("fluss", "warm_capped");
-        createTable(capped1, idTable(1, "1h"));
-        append(capped1, ids(0, 3_000));
+        createTable(TablePath.of("fluss", "warm_capped"), idTable(1, "1h"));
 
-        ClientWarmUp.Result timedOut = new ClientWarmUp(connection, 64, 8, 1_000, 4, Duration.ZERO, FROZEN).run();
+        ClientWarmUp.Result timedOut = new ClientWarmUp(admin, 64, 1_000, 4, Duration.ZERO, FROZEN).run();
         assertThat(timedOut.requests()).isZero();
-        assertThat(timedOut.fetchedRecords()).isZero();
 
-        ClientWarmUp.Result capped = new ClientWarmUp(connection, 1, 0, 10, 1, Duration.ofMinutes(1), FROZEN).run();
+        ClientWarmUp.Result capped = new ClientWarmUp(admin, 1, 10, 1, Duration.ofMinutes(1), FROZEN).run();
         assertThat(capped.tables()).isEqualTo(1);
         assertThat(capped.requests()).isBetween(10, 12);
-        assertThat(capped.fetchedRecords()).as("no table to fetch from").isZero();
-
-        ClientWarmUp.Result tail = new ClientWarmUp(connection, 1, 1, 10, 1, Duration.ofMinutes(1), FROZEN).run();
-        assertThat(tail.fetchedRecords()).as("only the log's tail").isEqualTo(ClientWarmUp.FETCH_RECORDS_PER_BUCKET);
     }
 
     private static org.apache.fluss.metadata.Schema partitionedSchema() {
