@@ -29,13 +29,17 @@ import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged command line, run the way users run it ({@code ./lakesync} with what the build packaged) in a
  * child JVM: the local stack starts, serves {@code /health}, stops cleanly on SIGINT and SIGTERM, resumes on
- * the same data folder, and start-up failures end the process with one line on stderr.
+ * the same data folder, and start-up failures end the process with one line on stderr. The tests run side by
+ * side: each has its own folders and free ports.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class LakeSyncCliIT {
 
     private static final Path LAUNCHER = Path.of("..", "lakesync").toAbsolutePath().normalize();
