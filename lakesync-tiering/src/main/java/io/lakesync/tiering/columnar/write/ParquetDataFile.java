@@ -87,7 +87,7 @@ final class ParquetDataFile {
         for (int i = 0; i < columns.length; i++) {
             maxDefinitionLevels[i] = schema.getColumns().get(i).getMaxDefinitionLevel();
         }
-        this.out = fileIO.newOutputStream(path, false);
+        this.out = new BufferedPositionOutputStream(fileIO.newOutputStream(path, false));
         try {
             this.fileWriter = new ParquetFileWriter(
                     new StreamOutputFile(out),
