@@ -12,7 +12,7 @@ import org.apache.paimon.fs.PositionOutputStream;
  */
 final class BufferedPositionOutputStream extends PositionOutputStream {
 
-    static final int BUFFER_SIZE = 32 * 1024;
+    private static final int BUFFER_SIZE = 32 * 1024;
 
     private final PositionOutputStream out;
     private final byte[] buffer;
