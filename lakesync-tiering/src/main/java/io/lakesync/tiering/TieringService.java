@@ -12,6 +12,7 @@ import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.maintenance.MaintenanceDuty;
+import io.lakesync.tiering.round.LatestOffsets;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.TableRound;
@@ -168,6 +169,7 @@ public final class TieringService implements AutoCloseable {
                         clock));
                 warmUpClient(new ClientWarmUp(
                         connection.getAdmin(),
+                        LatestOffsets.of(connection),
                         CLIENT_WARM_UP_TABLES,
                         CLIENT_WARM_UP_REQUESTS,
                         CLIENT_WARM_UP_CONCURRENCY,

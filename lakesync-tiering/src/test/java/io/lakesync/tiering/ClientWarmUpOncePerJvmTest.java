@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.round.LatestOffsets;
 import io.lakesync.tiering.warmup.ClientWarmUp;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,16 +21,16 @@ class ClientWarmUpOncePerJvmTest extends TieringTestBase {
         Connection closed = ConnectionFactory.createConnection(cluster.clientConfiguration());
         Admin closedAdmin = closed.getAdmin();
         closed.close();
-        ClientWarmUp failing = warmUp(closedAdmin);
+        ClientWarmUp failing = warmUp(closed, closedAdmin);
 
         assertThat(TieringService.warmUpClient(failing)).isFalse();
 
-        assertThat(TieringService.warmUpClient(warmUp(admin))).isTrue();
+        assertThat(TieringService.warmUpClient(warmUp(connection, admin))).isTrue();
         // Warm now: the warm-up does not run again (it would fail here).
         assertThat(TieringService.warmUpClient(failing)).isTrue();
     }
 
-    private static ClientWarmUp warmUp(Admin admin) {
-        return new ClientWarmUp(admin, 8, 30, 2, Duration.ofSeconds(30), Clock.systemUTC());
+    private static ClientWarmUp warmUp(Connection connection, Admin admin) {
+        return new ClientWarmUp(admin, LatestOffsets.of(connection), 8, 30, 2, Duration.ofSeconds(30), Clock.systemUTC());
     }
 }

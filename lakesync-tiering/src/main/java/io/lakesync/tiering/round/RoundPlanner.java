@@ -23,9 +23,12 @@ import org.apache.fluss.metadata.TableInfo;
 public final class RoundPlanner {
 
     private final Admin admin;
+    /** The high watermarks' source, or null to ask {@link Admin#listOffsets} (a connection that is not Fluss's). */
+    private final @Nullable LatestOffsets latestOffsets;
 
-    public RoundPlanner(Admin admin) {
+    public RoundPlanner(Admin admin, @Nullable LatestOffsets latestOffsets) {
         this.admin = admin;
+        this.latestOffsets = latestOffsets;
     }
 
     /**
@@ -50,21 +53,29 @@ public final class RoundPlanner {
         List<PartitionEnds> ends = new ArrayList<>();
         if (table.isPartitioned()) {
             for (PartitionInfo partition : admin.listPartitionInfos(table.getTablePath()).get()) {
-                Map<Integer, Long> partitionEnds =
-                        admin.listOffsets(
-                                        table.getTablePath(),
-                                        partition.getPartitionName(),
-                                        buckets,
-                                        new OffsetSpec.LatestSpec())
-                                .all()
-                                .get();
-                ends.add(new PartitionEnds(partition.getPartitionId(), partition.getPartitionName(), partitionEnds));
+                ends.add(new PartitionEnds(
+                        partition.getPartitionId(),
+                        partition.getPartitionName(),
+                        latestOffsets(table, partition, buckets)));
             }
         } else {
-            ends.add(new PartitionEnds(
-                    null, null, admin.listOffsets(table.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all().get()));
+            ends.add(new PartitionEnds(null, null, latestOffsets(table, null, buckets)));
         }
         return ends;
+    }
+
+    private Map<Integer, Long> latestOffsets(TableInfo table, @Nullable PartitionInfo partition, List<Integer> buckets)
+            throws Exception {
+        if (latestOffsets != null) {
+            return latestOffsets.of(
+                    table.getTablePath(), table.getTableId(), partition == null ? null : partition.getPartitionId(), buckets);
+        }
+        return (partition == null
+                        ? admin.listOffsets(table.getTablePath(), buckets, new OffsetSpec.LatestSpec())
+                        : admin.listOffsets(
+                                table.getTablePath(), partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec()))
+                .all()
+                .get();
     }
 
     /** The high watermarks of one partition's buckets (partition id and name null for a table without partitions). */

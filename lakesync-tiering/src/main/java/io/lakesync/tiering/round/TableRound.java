@@ -117,7 +117,7 @@ public final class TableRound {
         TableInfo tableInfo = currentTableInfo(infoRequest);
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
         phases.ended("table info");
-        RoundPlanner planner = new RoundPlanner(admin);
+        RoundPlanner planner = new RoundPlanner(admin, LatestOffsets.of(env.connection()));
         // The high watermarks come while the lake table loads and the checkpoint is reconciled, and the table
         // the round reads with is asked for as soon as they are in (see openTable).
         CompletableFuture<List<RoundPlanner.PartitionEnds>> ends = onReaderThread(() -> planner.endOffsets(tableInfo));
@@ -251,9 +251,8 @@ public final class TableRound {
 
     /**
      * The Fluss table the round reads with, from a table-info request issued once the high watermarks were in,
-     * so its schema is at least as new as every planned record's. (The client's {@code Connection.getTable}
-     * asks for the cluster metadata first, which the planner's offsets request has just refreshed, and the
-     * readers refresh again when a leader is unknown.)
+     * so its schema is at least as new as every planned record's. (The planner's offsets request made the
+     * client's metadata know the table's leaders; the readers refresh it when a leader moved.)
      */
     private Table openTable(CompletableFuture<TableInfo> readInfoRequest) throws Exception {
         TableInfo info = currentTableInfo(readInfoRequest);

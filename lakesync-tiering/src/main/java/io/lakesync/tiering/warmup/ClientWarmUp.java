@@ -1,5 +1,7 @@
 package io.lakesync.tiering.warmup;
 
+import io.lakesync.tiering.round.LatestOffsets;
+import io.lakesync.tiering.round.RoundPlanner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,9 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.IntStream;
+import javax.annotation.Nullable;
 import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 
@@ -39,15 +40,24 @@ public final class ClientWarmUp {
     private static final long REQUEST_TIMEOUT_SECONDS = 10;
 
     private final Admin admin;
+    private final RoundPlanner planner;
     private final int maxTables;
     private final int requestBudget;
     private final int concurrency;
     private final Duration timeLimit;
     private final Clock clock;
 
+    /** {@code latestOffsets}: where the rounds read high watermarks from (null: the admin), see {@link RoundPlanner}. */
     public ClientWarmUp(
-            Admin admin, int maxTables, int requestBudget, int concurrency, Duration timeLimit, Clock clock) {
+            Admin admin,
+            @Nullable LatestOffsets latestOffsets,
+            int maxTables,
+            int requestBudget,
+            int concurrency,
+            Duration timeLimit,
+            Clock clock) {
         this.admin = admin;
+        this.planner = new RoundPlanner(admin, latestOffsets);
         this.maxTables = maxTables;
         this.requestBudget = requestBudget;
         this.concurrency = concurrency;
@@ -65,25 +75,25 @@ public final class ClientWarmUp {
         int failed = 0;
         int next = 0;
         while (!tables.isEmpty() && requests < requestBudget && clock.instant().isBefore(giveUpAt)) {
-            // Table info and lake snapshot first, then the offsets from this thread: FlussAdmin.listOffsets
-            // blocks on a metadata update, so it must not run on the client's Netty thread a callback runs on.
-            List<TablePath> batch = new ArrayList<>();
+            // Table info and lake snapshot first, then the offsets from this thread, as a round's planner asks
+            // for them: it may block on a metadata update, so it must not run on the client's Netty thread.
             List<CompletableFuture<TableInfo>> infos = new ArrayList<>();
             List<CompletableFuture<?>> inFlight = new ArrayList<>();
             for (int i = 0; i < concurrency && requests < requestBudget; i++, next++) {
                 TablePath table = tables.get(next % tables.size());
-                batch.add(table);
                 CompletableFuture<TableInfo> info = admin.getTableInfo(table);
                 infos.add(info);
                 inFlight.add(info);
                 inFlight.add(admin.getLatestLakeSnapshot(table));
                 requests += 2;
             }
-            for (int i = 0; i < batch.size() && requests < requestBudget; i++) {
+            for (int i = 0; i < infos.size() && requests < requestBudget; i++) {
                 TableInfo info = answer(infos.get(i));
                 if (info != null) {
-                    inFlight.add(offsets(batch.get(i), info));
                     requests++;
+                    if (!offsetsAnswered(info)) {
+                        failed++;
+                    }
                 }
             }
             for (CompletableFuture<?> request : inFlight) {
@@ -95,15 +105,16 @@ public final class ClientWarmUp {
         return new Result(tables.size(), requests, failed, Duration.between(start, clock.instant()));
     }
 
-    /** The buckets' latest offsets, or a partitioned table's partitions (where a round starts planning). */
-    private CompletableFuture<?> offsets(TablePath table, TableInfo info) {
-        return info.isPartitioned()
-                ? admin.listPartitionInfos(table)
-                : admin.listOffsets(
-                                table,
-                                IntStream.range(0, info.getNumBuckets()).boxed().toList(),
-                                new OffsetSpec.LatestSpec())
-                        .all();
+    /** Asks for the table's high watermarks as a round's planner does; whether they came. */
+    private boolean offsetsAnswered(TableInfo info) throws InterruptedException {
+        try {
+            planner.endOffsets(info);
+            return true;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     /** The request's answer, or null if it failed or took too long. */

@@ -1,0 +1,105 @@
+package io.lakesync.tiering.round;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lakesync.tiering.TieringTestBase;
+import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link LatestOffsets} against a real cluster: the admin's answers, and failures that fail the call. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class LatestOffsetsTest extends TieringTestBase {
+
+    private static final List<Integer> THREE_BUCKETS = List.of(0, 1, 2);
+
+    @Test
+    void answersWhatTheAdminAnswersForATableAndForEachPartition() throws Exception {
+        TablePath log = TablePath.of("fluss", "latest_log");
+        TableInfo logInfo = createTable(log, idTable(3, "1h"));
+        append(log, ids(0, 25));
+        TablePath partitioned = TablePath.of("fluss", "latest_partitioned");
+        TableInfo partitionedInfo = createTable(partitioned, lakeTable(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("day", DataTypes.STRING())
+                                .build(),
+                        3,
+                        "1h")
+                .partitionedBy("day")
+                .build());
+        append(partitioned, List.of(row(1, "a"), row(2, "a"), row(3, "b")));
+        LatestOffsets latest = LatestOffsets.of(connection);
+
+        Map<Integer, Long> logOffsets = latest.of(log, logInfo.getTableId(), null, THREE_BUCKETS);
+        assertThat(logOffsets)
+                .isEqualTo(admin.listOffsets(log, THREE_BUCKETS, new OffsetSpec.LatestSpec()).all().get());
+        assertThat(logOffsets.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(25);
+
+        List<PartitionInfo> partitions = admin.listPartitionInfos(partitioned).get();
+        assertThat(partitions).hasSize(2);
+        long rows = 0;
+        for (PartitionInfo partition : partitions) {
+            Map<Integer, Long> offsets =
+                    latest.of(partitioned, partitionedInfo.getTableId(), partition.getPartitionId(), THREE_BUCKETS);
+            assertThat(offsets).isEqualTo(admin.listOffsets(
+                            partitioned, partition.getPartitionName(), THREE_BUCKETS, new OffsetSpec.LatestSpec())
+                    .all()
+                    .get());
+            rows += offsets.values().stream().mapToLong(Long::longValue).sum();
+        }
+        assertThat(rows).isEqualTo(3);
+    }
+
+    @Test
+    void aDroppedTableOrABucketItDoesNotHaveFailsTheCallInsteadOfWaiting() throws Exception {
+        TablePath path = TablePath.of("fluss", "latest_dropped");
+        TableInfo info = createTable(path, idTable(3, "1h"));
+        LatestOffsets latest = LatestOffsets.of(connection);
+        assertThat(latest.of(path, info.getTableId(), null, THREE_BUCKETS)).containsOnlyKeys(0, 1, 2);
+
+        assertThatThrownBy(() -> latest.of(path, info.getTableId(), null, List.of(0, 7)))
+                .as("bucket 7 has no leader")
+                .hasMessageContaining("7");
+
+        // The tablet servers answer for a dropped table until the coordinator has stopped its replicas.
+        admin.dropTable(path, false).get();
+        long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Exception failure = null;
+        while (failure == null && System.nanoTime() < giveUpAt) {
+            try {
+                latest.of(path, info.getTableId(), null, THREE_BUCKETS);
+                Thread.sleep(100);
+            } catch (Exception e) {
+                failure = e;
+            }
+        }
+        assertThat(failure).as("once its replicas are gone, asking fails instead of waiting").isNotNull();
+    }
+
+    @Test
+    void onlyADirectFlussConnectionHasThem() {
+        Connection other = (Connection) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> null);
+        assertThat(LatestOffsets.of(other)).isNull();
+        assertThat(LatestOffsets.of(connection)).isNotNull();
+    }
+
+    private static InternalRow row(long id, String day) {
+        return GenericRow.of(id, BinaryString.fromString(day));
+    }
+}
