@@ -50,9 +50,14 @@ public final class LatestOffsets {
         this.connection = connection;
     }
 
-    /** The offsets of {@code connection}'s cluster, or null when it is not a direct Fluss connection. */
+    /**
+     * The offsets of {@code connection}'s cluster, or null when it is not a direct Fluss connection. Does not
+     * connect: an instance starts while its cluster is unreachable.
+     */
     public static @Nullable LatestOffsets of(Connection connection) {
-        return flussConnection(connection) instanceof FlussConnection ? new LatestOffsets(connection) : null;
+        return connection instanceof FlussConnection || connection instanceof ReconnectingConnection
+                ? new LatestOffsets(connection)
+                : null;
     }
 
     /**
@@ -61,7 +66,7 @@ public final class LatestOffsets {
      */
     public Map<Integer, Long> of(TablePath path, long tableId, @Nullable Long partitionId, Collection<Integer> buckets)
             throws Exception {
-        MetadataUpdater metadata = ((FlussConnection) flussConnection(connection)).getMetadataUpdater();
+        MetadataUpdater metadata = flussConnection(connection).getMetadataUpdater();
         for (int attempt = 1; ; attempt++) {
             try {
                 if (attempt > 1) {
@@ -136,7 +141,12 @@ public final class LatestOffsets {
         return request;
     }
 
-    private static Connection flussConnection(Connection connection) {
-        return connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
+    private static FlussConnection flussConnection(Connection connection) {
+        Connection current =
+                connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
+        if (!(current instanceof FlussConnection fluss)) {
+            throw new IllegalStateException("Not a Fluss client connection: " + current.getClass().getName());
+        }
+        return fluss;
     }
 }

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.TieringTestBase;
+import io.lakesync.tiering.connection.ReconnectingConnection;
 import java.lang.reflect.Proxy;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableInfo;
@@ -89,6 +93,22 @@ class LatestOffsetsTest extends TieringTestBase {
             }
         }
         assertThat(failure).as("once its replicas are gone, asking fails instead of waiting").isNotNull();
+    }
+
+    @Test
+    void anUnreachableClusterFailsTheCallNotTheSetUp() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Configuration conf = new Configuration();
+        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), "127.0.0.1:" + closedPort);
+        try (ReconnectingConnection unreachable = ReconnectingConnection.open(conf)) {
+            LatestOffsets latest = LatestOffsets.of(unreachable);
+            assertThat(latest).as("made without connecting").isNotNull();
+            assertThatThrownBy(() -> latest.of(TablePath.of("fluss", "anything"), 1L, null, THREE_BUCKETS))
+                    .hasMessageContaining("127.0.0.1:" + closedPort);
+        }
     }
 
     @Test
