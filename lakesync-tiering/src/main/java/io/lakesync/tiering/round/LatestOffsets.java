@@ -73,6 +73,9 @@ public final class LatestOffsets {
                     refresh(metadata, path, partitionId);
                 }
                 return ask(metadata, path, tableId, partitionId, buckets);
+            } catch (InterruptedException e) {
+                // The round is being stopped: not a failure to try again.
+                throw e;
             } catch (Exception e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
                 if (attempt >= MAX_ATTEMPTS || (cause instanceof ApiException && !(cause instanceof RetriableException))) {
