@@ -316,7 +316,8 @@ final class HeldTable {
      * How long to pause before the next round of the same hand-out, or null to hand the table back. A busy
      * table is kept, one round every half freshness, instead of waiting a full freshness for the coordinator
      * to offer it again; but not after the last round (see the class comment), for at most the max hold per
-     * hand-out, and until no record came for a full freshness (at least a second).
+     * hand-out, and until no record came for a full freshness (at least a second) since the last record or,
+     * before the first, since the hand-out.
      */
     @Nullable
     private Duration continuousPause(RoundResult result) {
@@ -341,10 +342,14 @@ final class HeldTable {
         return pause.isNegative() ? Duration.ZERO : pause;
     }
 
-    /** Whether this hand-out brought no record for {@code quiet} (or none at all: an idle table goes back at once). */
+    /**
+     * Whether this hand-out brought no record for {@code quiet}, counted from the hand-out itself until a record
+     * came: a table taken before its writer starts (a service starting up, a table just created) is kept through
+     * its first empty rounds, instead of going back and being offered again only a freshness later.
+     */
     private boolean quietFor(Instant now, Duration quiet) {
         Instant last = lastRecordsAt;
-        return last == null || Duration.between(last, now).compareTo(quiet) >= 0;
+        return Duration.between(last != null ? last : heldSince, now).compareTo(quiet) >= 0;
     }
 
     private static Duration max(Duration a, Duration b) {

@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * The tables this instance holds from the coordinator, on disk. After a crash the restarted instance
@@ -46,16 +48,24 @@ final class InFlightJournal {
         return recovered;
     }
 
-    synchronized void add(TableEpoch table, int coordinatorEpoch) {
-        entries.put(table.tableId(), new Entry(table, coordinatorEpoch));
-        persist();
-    }
-
-    /** Forgets a table held under that tiering epoch; a newer hold of the same table stays. */
-    synchronized void remove(TableEpoch table) {
-        Entry entry = entries.get(table.tableId());
-        if (entry != null && entry.table().equals(table)) {
-            entries.remove(table.tableId());
+    /**
+     * Forgets the tables released under those tiering epochs (a newer hold of the same table stays) and adds the
+     * one just taken, if any: one write per heartbeat, however many tables it reported.
+     */
+    synchronized void update(Collection<TableEpoch> released, @Nullable TableEpoch taken, int coordinatorEpoch) {
+        boolean changed = false;
+        for (TableEpoch table : released) {
+            Entry entry = entries.get(table.tableId());
+            if (entry != null && entry.table().equals(table)) {
+                entries.remove(table.tableId());
+                changed = true;
+            }
+        }
+        if (taken != null) {
+            entries.put(taken.tableId(), new Entry(taken, coordinatorEpoch));
+            changed = true;
+        }
+        if (changed) {
             persist();
         }
     }

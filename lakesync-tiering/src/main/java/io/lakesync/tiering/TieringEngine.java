@@ -302,9 +302,6 @@ final class TieringEngine {
             return false;
         }
         heartbeatSucceeded();
-        for (Report report : sent) {
-            journalWrite("update", () -> journal.remove(report.table));
-        }
         if (response.coordinatorEpoch() != coordinatorEpoch) {
             LOG.info("Fluss coordinator changed (epoch {} -> {})", coordinatorEpoch, response.coordinatorEpoch());
             coordinatorEpoch = response.coordinatorEpoch();
@@ -328,22 +325,26 @@ final class TieringEngine {
                 List.copyOf(held.values()).forEach(HeldTable::anotherTableWaits);
             }
         }
-        if (response.assigned().isEmpty()) {
+        @Nullable TableAssignment assigned = response.assigned().orElse(null);
+        if (assigned != null && !running) {
+            // Handed out while shutting down: straight back.
+            reports.add(new Report(assigned.epoch(), true, false));
+            assigned = null;
+        }
+        List<TableEpoch> released = sent.stream().map(Report::table).toList();
+        TableEpoch taken = assigned == null ? null : assigned.epoch();
+        int epoch = coordinatorEpoch;
+        journalWrite("update", () -> journal.update(released, taken, epoch));
+        if (assigned == null) {
             return false;
         }
-        take(response.assigned().get());
+        take(assigned);
         return true;
     }
 
     private void take(TableAssignment assignment) {
-        if (!running) {
-            // Handed out while shutting down: straight back.
-            reports.add(new Report(assignment.epoch(), true, false));
-            return;
-        }
         HeldTable table = new HeldTable(this, assignment);
         held.put(assignment.tableId(), table);
-        journalWrite("update", () -> journal.add(assignment.epoch(), coordinatorEpoch));
         LOG.info("Took table {} from the coordinator", assignment);
         table.start();
     }

@@ -33,10 +33,14 @@ final class RecordedFailures implements TieringListener {
 
     /** Starts a service reporting to this listener that rechecks blocked tables every second. */
     TieringService startService(String instance, Map<String, String> extra) throws Exception {
+        return startService(instance, extra, RoundHooks.NONE);
+    }
+
+    TieringService startService(String instance, Map<String, String> extra, RoundHooks hooks) throws Exception {
         Map<String, String> config = new HashMap<>(Map.of("tiering.blocked-recheck-interval", "1s"));
         config.putAll(extra);
         TieringService service =
-                new TieringService(TieringTestBase.serviceConfig(instance, config), this, RoundHooks.NONE, Clock.systemUTC());
+                new TieringService(TieringTestBase.serviceConfig(instance, config), this, hooks, Clock.systemUTC());
         service.start();
         return service;
     }

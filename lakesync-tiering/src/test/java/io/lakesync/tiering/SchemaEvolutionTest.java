@@ -3,11 +3,16 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.round.RoundHooks;
+import io.lakesync.tiering.round.RoundStage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.metadata.PartitionSpec;
 import org.apache.fluss.metadata.Schema;
@@ -57,12 +62,7 @@ class SchemaEvolutionTest extends TieringTestBase {
             upsert(keyed, rows(100, 200, null, null), false);
             append(partitioned, rows(100, 200, "d1", null));
             for (TablePath path : List.of(log, keyed, partitioned)) {
-                admin.alterTable(
-                                path,
-                                List.of(TableChange.addColumn(
-                                        "extra", DataTypes.INT(), null, TableChange.ColumnPosition.last())),
-                                false)
-                        .get();
+                addExtraColumn(path);
             }
             append(log, rows(200, 300, null, 7));
             upsert(keyed, rows(50, 150, null, 8), false);
@@ -97,12 +97,7 @@ class SchemaEvolutionTest extends TieringTestBase {
         TablePath keyed = TablePath.of("fluss", "evolving_pk_snapshot");
         createTable(keyed, descriptor(true, false));
         upsert(keyed, rows(0, 100, null, null), false);
-        admin.alterTable(
-                        keyed,
-                        List.of(TableChange.addColumn(
-                                "extra", DataTypes.INT(), null, TableChange.ColumnPosition.last())),
-                        false)
-                .get();
+        addExtraColumn(keyed);
         upsert(keyed, rows(50, 150, null, 8), false);
         Map<TableBucket, Long> ends = endOffsets(keyed);
         eventually(Duration.ofSeconds(60), () -> {
@@ -119,6 +114,34 @@ class SchemaEvolutionTest extends TieringTestBase {
                 .as("failed rounds")
                 .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FailureKind.LOST));
         assertExtraColumn(keyed, 150, id -> id >= 50 ? 8 : null);
+    }
+
+    /**
+     * The column is added, and rows written with it, after a round read its table info and before it read its
+     * high watermarks: the columnar reader meets batches in a newer schema than the round's. Read in the older
+     * schema the new column's values would be lost, so the round is read again in the new one, without failing.
+     */
+    @Test
+    void columnAddedWhileARoundPlansIsReadInTheNewSchema() throws Exception {
+        TablePath log = TablePath.of("fluss", "evolving_mid_round");
+        createTable(log, descriptor(false, false));
+        append(log, rows(0, 100, null, null));
+        AtomicBoolean altering = new AtomicBoolean();
+        CountDownLatch altered = new CountDownLatch(1);
+        RoundHooks alterOnce = (stage, assignment) -> {
+            if (stage == RoundStage.TABLE_READ && assignment.tablePath().equals(log) && altering.compareAndSet(false, true)) {
+                addExtraColumn(log);
+                append(log, rows(100, 200, null, 7));
+                altered.countDown();
+            }
+        };
+        try (TieringService service = failures.startService("evolving-mid-round", Map.of(), alterOnce)) {
+            assertThat(altered.await(60, TimeUnit.SECONDS)).as("a round read its table info").isTrue();
+            awaitTiered(log);
+        }
+        assertThat(failures.of(log)).as("failed rounds")
+                .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FailureKind.LOST));
+        assertExtraColumn(log, 200, id -> id >= 100 ? 7 : null);
     }
 
     @Test
@@ -153,6 +176,15 @@ class SchemaEvolutionTest extends TieringTestBase {
             });
         }
         assertThat(lake.load(added).snapshotManager().latestSnapshotId()).as("nothing committed").isNull();
+    }
+
+    /** Fluss's {@code ALTER TABLE ... ADD COLUMN extra INT}. */
+    private static void addExtraColumn(TablePath path) throws Exception {
+        admin.alterTable(
+                        path,
+                        List.of(TableChange.addColumn("extra", DataTypes.INT(), null, TableChange.ColumnPosition.last())),
+                        false)
+                .get();
     }
 
     private void assertExtraColumn(TablePath path, int rows, java.util.function.LongFunction<Integer> expected)

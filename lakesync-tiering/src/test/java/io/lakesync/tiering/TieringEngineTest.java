@@ -200,6 +200,20 @@ class TieringEngineTest {
     }
 
     @Test
+    void aTableTakenBeforeItsWriterStartsIsKeptThroughItsFirstEmptyRounds() {
+        script(T1, tiered(0, Duration.ZERO), tiered(100, Duration.ZERO), tiered(0, Duration.ZERO));
+        handOut(T1);
+        engine.step();
+        assertThat(coordinator.finished()).as("the first round found nothing: kept all the same").isEmpty();
+        assertThat(time.nextTimer()).as("its next round comes half a freshness later").contains(FRESHNESS.dividedBy(2));
+        time.advance(FRESHNESS.dividedBy(2));
+        assertThat(events).containsExactly("started t1", "finished t1 0", "started t1", "finished t1 100");
+        time.advance(FRESHNESS.dividedBy(2));
+        engine.step();
+        assertThat(coordinator.finished()).as("records came half a freshness ago: still kept").isEmpty();
+    }
+
+    @Test
     void continuousModeEndsAfterTheMaxHoldWhenFreshnessIsReachedOrWhenNothingCame() {
         engine = engine(settings(true, Duration.ofSeconds(2)), dir.resolve("in-flight"));
         script(T1, tiered(100, Duration.ZERO), forceFinished(100), tiered(100, Duration.ZERO), tiered(100, Duration.ZERO));
@@ -214,10 +228,16 @@ class TieringEngineTest {
         assertThat(coordinator.finished()).as("handed back after the max hold").containsExactly(T1.epoch());
 
         TableAssignment again = new TableAssignment(1, T1.tablePath(), 2);
-        script(again, tiered(0, Duration.ZERO));
+        script(again, tiered(0, Duration.ZERO), tiered(0, Duration.ZERO), tiered(0, Duration.ZERO));
         handOut(again);
         engine.step();
-        assertThat(coordinator.finished()).as("nothing new: handed back at once").containsExactly(T1.epoch(), again.epoch());
+        assertThat(coordinator.finished()).as("nothing yet, but just taken: kept").containsExactly(T1.epoch());
+        time.advance(FRESHNESS.dividedBy(2));
+        time.advance(FRESHNESS.dividedBy(2));
+        engine.step();
+        assertThat(coordinator.finished()).as("nothing new for a freshness since the hand-out: handed back")
+                .containsExactly(T1.epoch(), again.epoch());
+        assertThat(events).filteredOn(e -> e.startsWith("started")).hasSize(7);
 
         engine = engine(settings(false, Duration.ofMinutes(5)), dir.resolve("in-flight-2"));
         TableAssignment third = new TableAssignment(1, T1.tablePath(), 3);
@@ -371,7 +391,7 @@ class TieringEngineTest {
         assertThat(down.reason()).contains("121 s").contains("120 s").contains("heartbeat exploded");
 
         coordinator.failure = null;
-        script(T1, tiered(0, Duration.ZERO));
+        script(T1, tiered(0, Duration.ZERO), tiered(0, Duration.ZERO), tiered(0, Duration.ZERO));
         handOut(T1);
         EngineHealth up = engine.health();
         assertThat(up.healthy()).isTrue();
@@ -468,10 +488,11 @@ class TieringEngineTest {
     void unwritableJournalDoesNotStopSyncing() throws Exception {
         Path inTheWay = Files.writeString(dir.resolve("not-a-folder"), "x");
         engine = engine(settings(true, Duration.ofMinutes(5)), inTheWay.resolve("in-flight"));
-        script(T1, tiered(0, Duration.ZERO));
+        script(T1, tiered(0, Duration.ZERO), tiered(0, Duration.ZERO), tiered(0, Duration.ZERO));
         handOut(T1);
+        time.advance(FRESHNESS);
         engine.step();
-        assertThat(coordinator.finished()).containsExactly(T1.epoch());
+        assertThat(coordinator.finished()).as("nothing came for a freshness: handed back").containsExactly(T1.epoch());
         assertThat(engine.health().healthy()).isTrue();
     }
 

@@ -34,7 +34,8 @@ final class RoundStageWatch {
                 case PLANNED -> READING_WRITING;
                 case DATA_WRITTEN, FENCED -> COMMITTING_TO_PAIMON;
                 case LAKE_COMMITTED -> COMMITTING_TO_FLUSS;
-                case COORDINATOR_COMMITTED -> BETWEEN_ROUNDS;
+                // TABLE_READ is not kept as a table's last stage (see stageOf), the round's position unchanged.
+                case TABLE_READ, COORDINATOR_COMMITTED -> BETWEEN_ROUNDS;
             };
         }
     }
@@ -92,13 +93,19 @@ final class RoundStageWatch {
         return service.nextEvent(Duration.ofNanos(Math.min(timeout.toNanos(), TimeUnit.MILLISECONDS.toNanos(200))));
     }
 
-    /** The stage a STAGE event reports, remembered as its table's last; empty for other events. */
+    /**
+     * The stage a STAGE event reports, remembered as its table's last unless it is {@link RoundStage#TABLE_READ}
+     * (a round reading its table info is where the previous stage left it: starting, or between rounds); empty
+     * for other events.
+     */
     private Optional<RoundStage> stageOf(ChildProtocol.Event event) {
         if (event.type() != ChildProtocol.Type.STAGE) {
             return Optional.empty();
         }
         RoundStage stage = RoundStage.valueOf(String.valueOf(event.payload().get("stage")));
-        lastStage.put(String.valueOf(event.payload().get("table")), stage);
+        if (stage != RoundStage.TABLE_READ) {
+            lastStage.put(String.valueOf(event.payload().get("table")), stage);
+        }
         return Optional.of(stage);
     }
 }

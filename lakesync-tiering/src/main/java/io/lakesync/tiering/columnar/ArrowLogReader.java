@@ -93,7 +93,7 @@ public final class ArrowLogReader implements AutoCloseable {
         this.schemaGetter = new ClientSchemaGetter(tablePath, schema, connection.getOrCreateAdmin());
         this.readContext = LogRecordReadContext.createReadContext(tableInfo, false, null, schemaGetter);
         this.consumer = new BatchConsumer(
-                tableInfo.getRowType(), conf.get(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC), !tableInfo.hasPrimaryKey());
+                tableInfo.getRowType(), tableInfo.getSchemaId(), conf.get(ConfigOptions.CLIENT_SCANNER_LOG_CHECK_CRC), !tableInfo.hasPrimaryKey());
         this.maxBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES).getBytes();
         this.maxBucketBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET).getBytes();
         this.minBytes = (int) conf.get(ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MIN_BYTES).getBytes();

@@ -28,7 +28,8 @@ import org.apache.fluss.utils.CloseableIterator;
  *   <li>otherwise record by record, each an {@link ArrowBatchRecord}, which also shows the batch's vectors, so a
  *       writer can take the values from the Arrow buffers directly.
  * </ul>
- * A batch in an older schema (projected to the current one) always goes record by record, as plain records.
+ * A batch in an older schema (projected to the current one) always goes record by record, as plain records; a
+ * batch in a newer schema than the one decoded in hands the bucket back.
  *
  * <p>A record's values are decoded lazily, when the sink reads them; values whose decoding can fail (Fluss
  * 0.9.1 rejects some timestamps and decimals) are decoded here first, so such a record reaches the row path
@@ -37,6 +38,7 @@ import org.apache.fluss.utils.CloseableIterator;
  */
 final class BatchConsumer {
 
+    private final int schemaId;
     private final boolean checkCrcs;
     private final boolean appendsOnly;
     private final InternalRow.FieldGetter[] fallibleFields;
@@ -46,10 +48,12 @@ final class BatchConsumer {
     private @Nullable RuntimeException decodeFailure;
 
     /**
-     * {@code rowType}: the table's columns, whose fallible ones are decoded before the sink sees a record;
-     * {@code appendsOnly}: whether every record of the log is an append (a table without primary key).
+     * {@code rowType}: the table's columns in schema {@code schemaId}, the one records are decoded in, whose
+     * fallible ones are decoded before the sink sees a record; {@code appendsOnly}: whether every record of the
+     * log is an append (a table without primary key).
      */
-    BatchConsumer(RowType rowType, boolean checkCrcs, boolean appendsOnly) {
+    BatchConsumer(RowType rowType, int schemaId, boolean checkCrcs, boolean appendsOnly) {
+        this.schemaId = schemaId;
         this.checkCrcs = checkCrcs;
         this.appendsOnly = appendsOnly;
         List<InternalRow.FieldGetter> fallible = new ArrayList<>();
@@ -78,6 +82,13 @@ final class BatchConsumer {
             }
             if (batch.nextLogOffset() <= position.fetchOffset()) {
                 continue;
+            }
+            if (batch.schemaId() > schemaId) {
+                // Decoded in the older schema, its new columns' values would be lost: the row path's schema
+                // check stops the round instead.
+                position.handBack("the batch at offset " + batch.baseLogOffset() + " was written in schema "
+                        + batch.schemaId() + ", newer than the round's " + schemaId);
+                return written;
             }
             if (checkCrcs && !batch.isValid()) {
                 position.handBack("the batch at offset " + batch.baseLogOffset() + " fails its checksum");

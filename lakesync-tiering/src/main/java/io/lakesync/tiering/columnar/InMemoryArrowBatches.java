@@ -54,7 +54,7 @@ public final class InMemoryArrowBatches implements AutoCloseable {
         this.appendsOnly = appendsOnly;
         this.readContext = LogRecordReadContext.createArrowReadContext(
                 rowType, SCHEMA_ID, new FixedSchema(Schema.newBuilder().fromRowType(rowType).build()));
-        this.consumer = new BatchConsumer(rowType, false, appendsOnly);
+        this.consumer = new BatchConsumer(rowType, SCHEMA_ID, false, appendsOnly);
     }
 
     /** Whether these are a log table's batches (else a primary-key table's, with change types). */

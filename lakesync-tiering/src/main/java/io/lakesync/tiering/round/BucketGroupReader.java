@@ -56,6 +56,7 @@ final class BucketGroupReader {
             "ArrowDecimalColumnVector", DataTypeRoot.DECIMAL);
 
     private final Table table;
+    private final RowPathSchemaCheck rowPathCheck;
     private final @Nullable Connection columnarConnection;
     private final LakeWriter writer;
     private final RoundControl control;
@@ -64,14 +65,19 @@ final class BucketGroupReader {
     private @Nullable TableBucket lastColumnarBucket;
     private @Nullable Cursor lastColumnarCursor;
 
-    /** {@code columnarConnection}: read the log columnar through it, or null for the row path only. */
+    /**
+     * {@code table}: the table in the schema the round reads with; {@code rowPathCheck}: run before the row path
+     * reads with it; {@code columnarConnection}: read the log columnar through it, or null for the row path only.
+     */
     BucketGroupReader(
             Table table,
+            RowPathSchemaCheck rowPathCheck,
             @Nullable Connection columnarConnection,
             LakeWriter writer,
             List<BucketRange> ranges,
             RoundControl control) {
         this.table = table;
+        this.rowPathCheck = rowPathCheck;
         this.columnarConnection = columnarConnection;
         this.writer = writer;
         this.control = control;
@@ -99,6 +105,7 @@ final class BucketGroupReader {
     }
 
     private void loadSnapshot(Cursor cursor) throws Exception {
+        rowPathCheck.check();
         TableBucket bucket = cursor.range.bucket();
         try (BatchScanner scanner = table.newScan().createBatchScanner(bucket, cursor.range.kvSnapshotId())) {
             CloseableIterator<InternalRow> batch;
@@ -128,6 +135,7 @@ final class BucketGroupReader {
         if (open.isEmpty()) {
             return;
         }
+        rowPathCheck.check();
         try (LogScanner scanner = table.newScan().createLogScanner()) {
             for (Cursor cursor : open) {
                 TableBucket bucket = cursor.range.bucket();

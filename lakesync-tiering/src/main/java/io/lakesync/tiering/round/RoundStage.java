@@ -2,6 +2,8 @@ package io.lakesync.tiering.round;
 
 /** Points in a round at which {@link RoundHooks} are called, in the order a round passes them. */
 public enum RoundStage {
+    /** The round read the table's info (its schema among it); nothing planned yet. */
+    TABLE_READ,
     /** The bucket ranges are known; nothing written yet. */
     PLANNED,
     /** Data files are written; nothing committed yet. */

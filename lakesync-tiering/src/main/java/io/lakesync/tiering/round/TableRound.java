@@ -62,7 +62,7 @@ import org.slf4j.LoggerFactory;
  *      ▼
  *  read + write     bucket groups in parallel; the time budget starts here;    ─┐ any failure:
  *      ▼            an undecodable record stops only its bucket                  │ delete the
- *  fence            table id, tiering epoch, newest tiering snapshot unchanged;  │ round's data
+ *  fence            tiering epoch, newest tiering snapshot unchanged;            │ round's data
  *      ▼            meanwhile the coordinator writes the offsets file            │ files (and the
  *  prepare offsets  (deleted if the fence fails)                                ─┘ offsets file)
  *      ▼
@@ -74,18 +74,21 @@ import org.slf4j.LoggerFactory;
  *                   fails the round
  * </pre>
  *
- * <p>Fencing, just before the Paimon commit: the table id is unchanged, the coordinator still accepts this
- * round's tiering epoch, and Paimon's newest tiering snapshot is still the one the round started from. The
+ * <p>Fencing, just before the Paimon commit: the coordinator still accepts this round's tiering epoch (it
+ * refuses a dropped or re-created table's once it processed the drop), and Paimon's newest tiering snapshot is
+ * still the one the round started from. The
  * Paimon commit itself then only lands if no tiering snapshot landed after the fence, so an instance that
  * stalls between its fence and its commit (a GC pause, a frozen VM) past the coordinator's timeout cannot land
  * a range the table's next owner tiered meanwhile. Two instances never both commit a round, which Fluss's own
  * job does not guarantee (apache/fluss#2648).
  *
- * <p>Schemas: a Fluss {@code ADD COLUMN} alters the lake table first, then the Fluss schema. The round reads
- * the Fluss table (schema included) once the high watermarks it plans to are read, so every planned record was written under that schema
- * or an older one (the client pads older records with NULLs), and uses a lake table loaded after a Fluss read
- * of that same schema (the one loaded at the round's start while the schema is unchanged, else loaded again),
- * so its schema is at least as new. A record the client cannot decode stops its bucket only: the other buckets'
+ * <p>Schemas: a Fluss {@code ADD COLUMN} alters the lake table first, then the Fluss schema. Every planned
+ * record is read in a schema at least as new as its own (older records are padded with NULLs): the row path
+ * reads the Fluss table (schema included) once the high watermarks it plans to are read; the columnar reader
+ * reads in the round's first schema and hands back a batch in a newer one, whose row path then finds the schema
+ * moved and has the round read again. The lake table used was loaded after a Fluss read of the schema read
+ * in (the one loaded at the round's start while the schema is unchanged, else loaded again), so its schema is
+ * at least as new. A record the client cannot decode stops its bucket only: the other buckets'
  * rows are committed, then the round fails with a {@link BadRecordException} naming bucket and offset.
  */
 public final class TableRound {
@@ -109,7 +112,20 @@ public final class TableRound {
         this.phases = new RoundPhases(env.clock());
     }
 
+    /**
+     * Runs the round; one that stopped on records in a newer schema than it read with (nothing of it committed)
+     * is run once more, in that schema.
+     */
     public RoundResult run() throws Exception {
+        try {
+            return runOnce();
+        } catch (NewerSchemaException e) {
+            LOG.info("Table {}: {}; reading the round again in the new schema", assignment.tablePath(), e.getMessage());
+            return runOnce();
+        }
+    }
+
+    private RoundResult runOnce() throws Exception {
         Instant startedAt = env.clock().instant();
         // The coordinator's checkpoint is asked for with the table's info, not after it: one round trip less.
         CompletableFuture<TableInfo> infoRequest = admin.getTableInfo(assignment.tablePath());
@@ -117,12 +133,16 @@ public final class TableRound {
         TableInfo tableInfo = currentTableInfo(infoRequest);
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
         phases.ended("table info");
+        env.hooks().reached(RoundStage.TABLE_READ, assignment);
         RoundPlanner planner = new RoundPlanner(admin, LatestOffsets.of(env.connection()));
-        // The high watermarks come while the lake table loads and the checkpoint is reconciled, and the table
-        // the round reads with is asked for as soon as they are in (see openTable).
+        // The high watermarks come while the lake table loads and the checkpoint is reconciled.
         CompletableFuture<List<RoundPlanner.PartitionEnds>> ends = onReaderThread(() -> planner.endOffsets(tableInfo));
-        CompletableFuture<TableInfo> readInfoRequest =
-                ends.thenCompose(planned -> admin.getTableInfo(assignment.tablePath()));
+        // The table the round reads with (see openTable): the start's when the columnar reader reads the log, as
+        // it sees each batch's schema; else asked for again as soon as the high watermarks are in.
+        Connection columnarConnection = columnarConnection(tableInfo);
+        CompletableFuture<TableInfo> readInfoRequest = columnarConnection != null
+                ? CompletableFuture.completedFuture(tableInfo)
+                : ends.thenCompose(planned -> admin.getTableInfo(assignment.tablePath()));
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
@@ -151,7 +171,11 @@ public final class TableRound {
             boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction()
                     || LakeReadability.compactsInRound(writeTable);
             phases.ended("open");
-            written = readAndWrite(table, autoCompaction, writeTable, ranges, committer);
+            RowPathSchemaCheck rowPathCheck = columnarConnection == null
+                    ? RowPathSchemaCheck.NONE
+                    : new RowPathSchemaCheck(
+                            () -> currentTableInfo(admin.getTableInfo(assignment.tablePath())), tableInfo.getSchemaId());
+            written = readAndWrite(table, rowPathCheck, columnarConnection, autoCompaction, writeTable, ranges, committer);
         }
         phases.ended("read+write");
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
@@ -250,9 +274,13 @@ public final class TableRound {
     }
 
     /**
-     * The Fluss table the round reads with, from a table-info request issued once the high watermarks were in,
-     * so its schema is at least as new as every planned record's. (The planner's offsets request made the
-     * client's metadata know the table's leaders; the readers refresh it when a leader moved.)
+     * The Fluss table the round reads with. Its schema must be at least as new as every planned record's, or
+     * the records' new columns would be dropped. For the row path it comes from a table-info request issued once
+     * the high watermarks were in. When the columnar reader reads the log, it is the round's first table info:
+     * that reader hands back any batch in a newer schema, and the row path then asks for the table info again
+     * ({@link RowPathSchemaCheck}) and stops the round if the schema moved, which {@link #run} then repeats.
+     * (The planner's offsets request made the client's metadata know the table's leaders; the readers refresh
+     * it when a leader moved.)
      */
     private Table openTable(CompletableFuture<TableInfo> readInfoRequest) throws Exception {
         TableInfo info = currentTableInfo(readInfoRequest);
@@ -343,6 +371,8 @@ public final class TableRound {
 
     private WriteOutcome readAndWrite(
             Table table,
+            RowPathSchemaCheck rowPathCheck,
+            @Nullable Connection columnarConnection,
             boolean autoCompaction,
             FileStoreTable lakeTable,
             List<BucketRange> ranges,
@@ -359,7 +389,6 @@ public final class TableRound {
         List<Future<BucketGroupReader.GroupResult>> futures = new ArrayList<>();
         List<LakeWriter> writers = new ArrayList<>();
         RoundControl groupsControl = control.child();
-        Connection columnarConnection = columnarConnection(table.getTableInfo());
         WriteOutcome outcome = new WriteOutcome();
         boolean columnarWrite = columnarWrite(lakeTable, autoCompaction);
         try {
@@ -368,7 +397,8 @@ public final class TableRound {
                         ? ColumnarWriters.open(lakeTable)
                         : new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
-                BucketGroupReader reader = new BucketGroupReader(table, columnarConnection, writer, group, groupsControl);
+                BucketGroupReader reader =
+                        new BucketGroupReader(table, rowPathCheck, columnarConnection, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
             }
             Exception failure = null;
@@ -443,12 +473,11 @@ public final class TableRound {
     private long checkStillOwner(LakeSnapshotCommitter committer, Optional<TieringSnapshot> lakeBase)
             throws Exception {
         control.throwIfCancelled();
-        // Both questions at once; the table's identity is judged first, as a reason to stop it is the clearer.
-        CompletableFuture<TableInfo> tableInfoRequest = admin.getTableInfo(assignment.tablePath());
+        // The coordinator stops tiering a table when it processes the table's drop, so a dropped or re-created
+        // table's epoch is refused here too (TableNotExistException), with no table-info request of its own.
         HeartbeatResponse response =
                 env.coordinator()
                         .heartbeat(HeartbeatRequest.renew(assignment.epoch()), env.coordinatorEpoch().getAsInt());
-        currentTableInfo(tableInfoRequest);
         Optional<ApiException> error = response.errorFor(assignment.tableId());
         if (error.isPresent()) {
             throw new FencedRoundException(

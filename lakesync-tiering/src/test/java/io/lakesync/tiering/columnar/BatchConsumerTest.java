@@ -51,7 +51,7 @@ class BatchConsumerTest {
     private BufferAllocator allocator;
     private ArrowWriterPool writers;
     private LogRecordReadContext readContext;
-    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, true, true);
+    private final BatchConsumer consumer = new BatchConsumer(ROW_TYPE, SCHEMA_ID, true, true);
     private final List<Long> written = new ArrayList<>();
     private final RecordSink sink = (bucket, record) -> {
         assertThat(bucket).isEqualTo(BUCKET);
@@ -174,7 +174,7 @@ class BatchConsumerTest {
                 .column("ts", DataTypes.TIMESTAMP(6))
                 .build();
         RowType rowType = schema.getRowType();
-        BatchConsumer timestamps = new BatchConsumer(rowType, true, true);
+        BatchConsumer timestamps = new BatchConsumer(rowType, SCHEMA_ID, true, true);
         List<GenericRow> rows = new ArrayList<>();
         for (long offset = 0; offset < 10; offset++) {
             // Fluss 0.9.1 cannot decode a TIMESTAMP(6) before 1970 with sub-millisecond digits from Arrow.
@@ -227,13 +227,32 @@ class BatchConsumerTest {
         LogPosition position = new LogPosition(BUCKET, 5, 25);
         try (LogRecordReadContext context =
                 LogRecordReadContext.createArrowReadContext(current.getRowType(), SCHEMA_ID + 1, schemas)) {
-            new BatchConsumer(current.getRowType(), true, true).consume(position, batches(0, 10, 20), context, ranges);
+            new BatchConsumer(current.getRowType(), SCHEMA_ID + 1, true, true).consume(position, batches(0, 10, 20), context, ranges);
         }
 
         assertThat(ranges.ranges).isEmpty();
         assertThat(ranges.records).containsExactlyElementsOf(range(5, 25));
         assertThat(ranges.added).containsOnly(true);
         assertThat(position.state()).isEqualTo(LogPosition.State.DONE);
+    }
+
+    @Test
+    void aBatchInANewerSchemaThanTheRoundsHandsTheBucketBackBeforeAnyOfItsRecords() throws Exception {
+        // The round reads in schema 0 (its table info came before an ALTER); the batches carry schema 1.
+        Schema older = Schema.newBuilder().column("id", DataTypes.BIGINT()).build();
+        RangeRecorder ranges = new RangeRecorder();
+        LogPosition position = new LogPosition(BUCKET, 5, 25);
+        try (LogRecordReadContext context = LogRecordReadContext.createArrowReadContext(
+                older.getRowType(), SCHEMA_ID - 1, new InMemoryArrowBatches.FixedSchema(older))) {
+            new BatchConsumer(older.getRowType(), SCHEMA_ID - 1, true, true)
+                    .consume(position, batches(0, 10, 20), context, ranges);
+        }
+
+        assertThat(ranges.ranges).isEmpty();
+        assertThat(ranges.records).isEmpty();
+        assertThat(position.state()).isEqualTo(LogPosition.State.HANDED_BACK);
+        assertThat(position.handBackReason()).contains("offset 0").contains("schema " + SCHEMA_ID + ", newer");
+        assertThat(position.fetchOffset()).as("the row path starts where the round's range starts").isEqualTo(5);
     }
 
     /**

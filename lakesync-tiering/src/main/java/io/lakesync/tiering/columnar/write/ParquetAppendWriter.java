@@ -17,7 +17,6 @@ import org.apache.fluss.record.LogRecord;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.format.SimpleColStats;
-import org.apache.paimon.format.parquet.ParquetSchemaConverter;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataFilePathFactory;
 import org.apache.paimon.manifest.FileSource;
@@ -91,7 +90,7 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
     public ParquetAppendWriter(FileStoreTable table) {
         this.table = table;
         this.rowType = table.rowType();
-        this.schema = ParquetSchemaConverter.convertToParquetMessageType(rowType);
+        this.schema = ParquetSchemas.of(rowType);
         this.encoders = encoders(rowType, schema);
         if (encoders == null || !systemColumnsCovered(rowType)) {
             throw new IllegalArgumentException(unsupportedReason(table));
@@ -131,7 +130,7 @@ public final class ParquetAppendWriter implements LakeWriter, AppendRangeSink {
         }
         RowType rowType = table.rowType();
         if (!systemColumnsCovered(rowType)
-                || encoders(rowType, ParquetSchemaConverter.convertToParquetMessageType(rowType)) == null) {
+                || encoders(rowType, ParquetSchemas.of(rowType)) == null) {
             return "a column type the columnar write does not cover (nested, or timestamp precision above 6)";
         }
         return null;

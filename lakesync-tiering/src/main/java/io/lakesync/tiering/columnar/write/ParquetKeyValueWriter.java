@@ -70,7 +70,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         this.table = table;
         this.tableName = table.name();
         RowType valueType = table.rowType();
-        this.valueSchema = ParquetSchemaConverter.convertToParquetMessageType(valueType);
+        this.valueSchema = ParquetSchemas.of(valueType);
         this.encoders = ParquetAppendWriter.encoders(valueType, valueSchema);
         this.businessType = new RowType(valueType.getFields().subList(0, encoders.length));
         this.timestampMicros = DataTypeChecks.getPrecision(valueType.getTypeAt(valueType.getFieldCount() - 1)) > 3;
@@ -82,7 +82,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         }
         CoreOptions options = table.coreOptions();
         RowType fileType = KeyValue.schema(keyType, valueType);
-        MessageType fileSchema = ParquetSchemaConverter.convertToParquetMessageType(fileType);
+        MessageType fileSchema = ParquetSchemas.of(fileType);
         ParquetSettings settings = ParquetSettings.of(options).withoutDictionary(UniqueColumnEncoding.columns(table));
         this.codecs = new CodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
         BytesInputCompressor compressor = codecs.getCompressor(settings.codec());
@@ -132,7 +132,7 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         }
         RowType rowType = table.rowType();
         if (!ParquetAppendWriter.systemColumnsCovered(rowType)
-                || ParquetAppendWriter.encoders(rowType, ParquetSchemaConverter.convertToParquetMessageType(rowType))
+                || ParquetAppendWriter.encoders(rowType, ParquetSchemas.of(rowType))
                         == null) {
             return "a column type the columnar write does not cover (nested, or timestamp precision above 6)";
         }

@@ -1,0 +1,37 @@
+package io.lakesync.tiering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.tiering.coordinator.TableEpoch;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class InFlightJournalTest {
+
+    @TempDir Path dir;
+
+    @Test
+    void anUpdateForgetsReleasedHoldsKeepsNewerOnesAndAddsTheTakenTable() throws Exception {
+        InFlightJournal journal = new InFlightJournal(dir.resolve("in-flight"));
+        journal.update(List.of(), new TableEpoch(1, 1), 0);
+        journal.update(List.of(), new TableEpoch(2, 1), 0);
+        journal.update(List.of(), new TableEpoch(1, 2), 3);
+
+        journal.update(List.of(new TableEpoch(1, 1), new TableEpoch(2, 1)), new TableEpoch(3, 1), 3);
+
+        assertThat(new InFlightJournal(dir.resolve("in-flight")).recover()).as("as a restarted instance reads it")
+                .containsExactly(
+                        new InFlightJournal.Entry(new TableEpoch(1, 2), 3),
+                        new InFlightJournal.Entry(new TableEpoch(3, 1), 3));
+    }
+
+    @Test
+    void anUpdateThatChangesNothingWritesNothing() throws Exception {
+        Path file = dir.resolve("in-flight");
+        InFlightJournal journal = new InFlightJournal(file);
+        journal.update(List.of(new TableEpoch(1, 1)), null, 0);
+        assertThat(file).doesNotExist();
+    }
+}
