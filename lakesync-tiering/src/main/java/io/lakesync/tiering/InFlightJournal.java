@@ -26,6 +26,8 @@ final class InFlightJournal {
 
     private final Path file;
     private final Map<Long, Entry> entries = new LinkedHashMap<>();
+    /** Whether the journal's folder was made (once, not per write: the assigner writes at every hand-out). */
+    private boolean folderMade;
 
     InFlightJournal(Path file) {
         this.file = file;
@@ -86,11 +88,15 @@ final class InFlightJournal {
                     .append('\n');
         }
         try {
-            Files.createDirectories(file.getParent());
+            if (!folderMade) {
+                Files.createDirectories(file.getParent());
+                folderMade = true;
+            }
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
+            folderMade = false;
             throw new UncheckedIOException("Cannot write the in-flight table journal " + file, e);
         }
     }

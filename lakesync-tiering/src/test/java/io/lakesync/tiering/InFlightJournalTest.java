@@ -1,8 +1,11 @@
 package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.coordinator.TableEpoch;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,6 +28,23 @@ class InFlightJournalTest {
                 .containsExactly(
                         new InFlightJournal.Entry(new TableEpoch(1, 2), 3),
                         new InFlightJournal.Entry(new TableEpoch(3, 1), 3));
+    }
+
+    @Test
+    void aFolderRemovedUnderTheJournalIsMadeAgainByTheNextWriteAfterAFailedOne() throws Exception {
+        Path folder = dir.resolve("work");
+        InFlightJournal journal = new InFlightJournal(folder.resolve("in-flight"));
+        journal.update(List.of(), new TableEpoch(1, 1), 0);
+        Files.delete(folder.resolve("in-flight"));
+        Files.delete(folder);
+
+        assertThatThrownBy(() -> journal.update(List.of(), new TableEpoch(2, 1), 0))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("in-flight");
+        journal.update(List.of(), new TableEpoch(3, 1), 0);
+
+        assertThat(new InFlightJournal(folder.resolve("in-flight")).recover()).extracting(InFlightJournal.Entry::table)
+                .containsExactly(new TableEpoch(1, 1), new TableEpoch(2, 1), new TableEpoch(3, 1));
     }
 
     @Test
