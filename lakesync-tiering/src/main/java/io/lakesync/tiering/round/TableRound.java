@@ -117,16 +117,16 @@ public final class TableRound {
      * is run once more, in that schema.
      */
     public RoundResult run() throws Exception {
+        Instant startedAt = env.clock().instant();
         try {
-            return runOnce();
+            return runOnce(startedAt);
         } catch (NewerSchemaException e) {
-            LOG.info("Table {}: {}; reading the round again in the new schema", assignment.tablePath(), e.getMessage());
-            return runOnce();
+            LOG.info("{}; reading the round again in the new schema", e.getMessage());
+            return runOnce(startedAt);
         }
     }
 
-    private RoundResult runOnce() throws Exception {
-        Instant startedAt = env.clock().instant();
+    private RoundResult runOnce(Instant startedAt) throws Exception {
         // The coordinator's checkpoint is asked for with the table's info, not after it: one round trip less.
         CompletableFuture<TableInfo> infoRequest = admin.getTableInfo(assignment.tablePath());
         CompletableFuture<LakeSnapshot> registeredRequest = admin.getLatestLakeSnapshot(assignment.tablePath());
