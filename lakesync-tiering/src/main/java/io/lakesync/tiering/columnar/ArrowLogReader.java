@@ -128,7 +128,7 @@ public final class ArrowLogReader implements AutoCloseable {
     }
 
     private static Connection flussConnection(Connection connection) {
-        return connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
+        return ReconnectingConnection.currentOf(connection);
     }
 
     /** Reads the position's bucket from now on; the position shows its progress. */

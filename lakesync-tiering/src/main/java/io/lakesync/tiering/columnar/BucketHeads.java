@@ -66,8 +66,7 @@ public final class BucketHeads {
 
     /** The metadata (and tablet server gateways) of a Fluss connection; of its current one when it reconnects. */
     public static MetadataUpdater metadataOf(Connection connection) {
-        Connection current = connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
-        return ((FlussConnection) current).getMetadataUpdater();
+        return ((FlussConnection) ReconnectingConnection.currentOf(connection)).getMetadataUpdater();
     }
 
     /** Reads the heads of the asked buckets; every asked bucket has a head in the result. */

@@ -120,6 +120,11 @@ public final class ReconnectingConnection implements Connection {
         return live().connection();
     }
 
+    /** The connection in use now behind {@code connection}: a reconnecting one's current, else itself. */
+    public static Connection currentOf(Connection connection) {
+        return connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
+    }
+
     /** The coordinator's RPC gateway, always through the current connection. */
     public CoordinatorGateway coordinatorGateway() {
         return coordinator;

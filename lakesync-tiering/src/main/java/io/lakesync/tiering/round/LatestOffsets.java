@@ -1,5 +1,6 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.tiering.columnar.BucketHeads;
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,9 +65,9 @@ public final class LatestOffsets {
      * The latest offset of each of {@code buckets} of table {@code tableId} ({@code path}), of partition
      * {@code partitionId} or of the table when it is null.
      */
-    public Map<Integer, Long> of(TablePath path, long tableId, @Nullable Long partitionId, Collection<Integer> buckets)
+    public Map<Integer, Long> highWatermarks(TablePath path, long tableId, @Nullable Long partitionId, Collection<Integer> buckets)
             throws Exception {
-        MetadataUpdater metadata = flussConnection(connection).getMetadataUpdater();
+        MetadataUpdater metadata = BucketHeads.metadataOf(connection);
         for (int attempt = 1; ; attempt++) {
             try {
                 if (attempt > 1) {
@@ -142,14 +143,5 @@ public final class LatestOffsets {
             request.setPartitionId(partitionId);
         }
         return request;
-    }
-
-    private static FlussConnection flussConnection(Connection connection) {
-        Connection current =
-                connection instanceof ReconnectingConnection reconnecting ? reconnecting.current() : connection;
-        if (!(current instanceof FlussConnection fluss)) {
-            throw new IllegalStateException("Not a Fluss client connection: " + current.getClass().getName());
-        }
-        return fluss;
     }
 }

@@ -67,7 +67,7 @@ public final class RoundPlanner {
     private Map<Integer, Long> latestOffsets(TableInfo table, @Nullable PartitionInfo partition, List<Integer> buckets)
             throws Exception {
         if (latestOffsets != null) {
-            return latestOffsets.of(
+            return latestOffsets.highWatermarks(
                     table.getTablePath(), table.getTableId(), partition == null ? null : partition.getPartitionId(), buckets);
         }
         return (partition == null

@@ -284,9 +284,7 @@ public final class TableRound {
      */
     private Table openTable(CompletableFuture<TableInfo> readInfoRequest) throws Exception {
         TableInfo info = currentTableInfo(readInfoRequest);
-        Connection connection = env.connection() instanceof ReconnectingConnection reconnecting
-                ? reconnecting.current()
-                : env.connection();
+        Connection connection = ReconnectingConnection.currentOf(env.connection());
         return connection instanceof FlussConnection fluss
                 ? new FlussTable(fluss, assignment.tablePath(), info)
                 : connection.getTable(assignment.tablePath());

@@ -49,7 +49,7 @@ class LatestOffsetsTest extends TieringTestBase {
         append(partitioned, List.of(row(1, "a"), row(2, "a"), row(3, "b")));
         LatestOffsets latest = LatestOffsets.of(connection);
 
-        Map<Integer, Long> logOffsets = latest.of(log, logInfo.getTableId(), null, THREE_BUCKETS);
+        Map<Integer, Long> logOffsets = latest.highWatermarks(log, logInfo.getTableId(), null, THREE_BUCKETS);
         assertThat(logOffsets)
                 .isEqualTo(admin.listOffsets(log, THREE_BUCKETS, new OffsetSpec.LatestSpec()).all().get());
         assertThat(logOffsets.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(25);
@@ -59,7 +59,7 @@ class LatestOffsetsTest extends TieringTestBase {
         long rows = 0;
         for (PartitionInfo partition : partitions) {
             Map<Integer, Long> offsets =
-                    latest.of(partitioned, partitionedInfo.getTableId(), partition.getPartitionId(), THREE_BUCKETS);
+                    latest.highWatermarks(partitioned, partitionedInfo.getTableId(), partition.getPartitionId(), THREE_BUCKETS);
             assertThat(offsets).isEqualTo(admin.listOffsets(
                             partitioned, partition.getPartitionName(), THREE_BUCKETS, new OffsetSpec.LatestSpec())
                     .all()
@@ -74,9 +74,9 @@ class LatestOffsetsTest extends TieringTestBase {
         TablePath path = TablePath.of("fluss", "latest_dropped");
         TableInfo info = createTable(path, idTable(3, "1h"));
         LatestOffsets latest = LatestOffsets.of(connection);
-        assertThat(latest.of(path, info.getTableId(), null, THREE_BUCKETS)).containsOnlyKeys(0, 1, 2);
+        assertThat(latest.highWatermarks(path, info.getTableId(), null, THREE_BUCKETS)).containsOnlyKeys(0, 1, 2);
 
-        assertThatThrownBy(() -> latest.of(path, info.getTableId(), null, List.of(0, 7)))
+        assertThatThrownBy(() -> latest.highWatermarks(path, info.getTableId(), null, List.of(0, 7)))
                 .as("bucket 7 has no leader")
                 .hasMessageContaining("7");
 
@@ -86,7 +86,7 @@ class LatestOffsetsTest extends TieringTestBase {
         Exception failure = null;
         while (failure == null && System.nanoTime() < giveUpAt) {
             try {
-                latest.of(path, info.getTableId(), null, THREE_BUCKETS);
+                latest.highWatermarks(path, info.getTableId(), null, THREE_BUCKETS);
                 Thread.sleep(100);
             } catch (Exception e) {
                 failure = e;
@@ -106,7 +106,7 @@ class LatestOffsetsTest extends TieringTestBase {
         try (ReconnectingConnection unreachable = ReconnectingConnection.open(conf)) {
             LatestOffsets latest = LatestOffsets.of(unreachable);
             assertThat(latest).as("made without connecting").isNotNull();
-            assertThatThrownBy(() -> latest.of(TablePath.of("fluss", "anything"), 1L, null, THREE_BUCKETS))
+            assertThatThrownBy(() -> latest.highWatermarks(TablePath.of("fluss", "anything"), 1L, null, THREE_BUCKETS))
                     .hasMessageContaining("127.0.0.1:" + closedPort);
         }
     }
