@@ -56,7 +56,9 @@ public final class LakeSyncOptions {
     public static final ConfigOption<Integer> TIERING_WORKERS =
             key("tiering.workers")
                     .intType()
-                    .defaultValue(4)
+                    // A round waits on Fluss round trips for more than half its time: on 2 cores, 4 rounds at
+                    // once left the CPU idle between them (lakesync-bench results s42, s43).
+                    .defaultValue(6)
                     .withDescription("How many tables one lakesync instance syncs at the same time.");
 
     public static final ConfigOption<Duration> TIERING_POLL_INTERVAL =

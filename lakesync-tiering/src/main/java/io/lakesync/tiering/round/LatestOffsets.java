@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -17,9 +18,12 @@ import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.MetadataUpdater;
+import org.apache.fluss.cluster.BucketLocation;
+import org.apache.fluss.cluster.Cluster;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.exception.LeaderNotAvailableException;
 import org.apache.fluss.exception.RetriableException;
+import org.apache.fluss.metadata.PhysicalTablePath;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.rpc.gateway.TabletServerGateway;
@@ -84,6 +88,26 @@ public final class LatestOffsets {
                 }
             }
         }
+    }
+
+    /**
+     * The high watermarks of table {@code tableId} when the client's metadata shows it at {@code path} with
+     * buckets of its own, all with a leader: those buckets, asked for without the table's info. Empty when the
+     * metadata shows the path under another id, a table with partitions (its buckets are the partitions') or a
+     * bucket without a leader.
+     */
+    public Optional<Map<Integer, Long>> unpartitionedHighWatermarks(TablePath path, long tableId) throws Exception {
+        MetadataUpdater metadata = BucketHeads.metadataOf(connection);
+        metadata.checkAndUpdateTableMetadata(Set.of(path));
+        Cluster cluster = metadata.getCluster();
+        if (!cluster.getTableId(path).equals(Optional.of(tableId))) {
+            return Optional.empty();
+        }
+        List<Integer> buckets = cluster.getAvailableBucketsForPhysicalTablePath(PhysicalTablePath.of(path)).stream()
+                .map(BucketLocation::getBucketId)
+                .sorted()
+                .toList();
+        return buckets.isEmpty() ? Optional.empty() : Optional.of(highWatermarks(path, tableId, null, buckets));
     }
 
     private static Map<Integer, Long> ask(

@@ -3,6 +3,7 @@ package io.lakesync.tiering.round;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -13,6 +14,7 @@ import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
 
 /**
  * Decides what a round tiers: per bucket, from the offset the lake already holds (the coordinator's latest
@@ -62,6 +64,28 @@ public final class RoundPlanner {
             ends.add(new PartitionEnds(null, null, latestOffsets(table, null, buckets)));
         }
         return ends;
+    }
+
+    /**
+     * The current high watermarks of table {@code tableId} at {@code path}, asked for before its table info is
+     * in, when the client's metadata shows a table without partitions (its buckets come with the metadata).
+     * Empty otherwise, or without a Fluss connection; {@link #fits} tells whether they are the table's.
+     */
+    public Optional<List<PartitionEnds>> endOffsetsBeforeInfo(TablePath path, long tableId) throws Exception {
+        if (latestOffsets == null) {
+            return Optional.empty();
+        }
+        return latestOffsets.unpartitionedHighWatermarks(path, tableId)
+                .map(ends -> List.of(new PartitionEnds(null, null, ends)));
+    }
+
+    /** Whether {@code ends} has every bucket of {@code table} and nothing else: one entry, no partitions. */
+    public static boolean fits(TableInfo table, List<PartitionEnds> ends) {
+        return !table.isPartitioned()
+                && ends.size() == 1
+                && ends.get(0).partitionId() == null
+                && ends.get(0).ends().keySet().equals(
+                        IntStream.range(0, table.getNumBuckets()).boxed().collect(Collectors.toSet()));
     }
 
     private Map<Integer, Long> latestOffsets(TableInfo table, @Nullable PartitionInfo partition, List<Integer> buckets)

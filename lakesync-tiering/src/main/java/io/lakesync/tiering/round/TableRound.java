@@ -55,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *  catch up         deletion-vector tables whose readable snapshot lags: a compacted snapshot since the
  *      │            tiered one becomes readable ({@link ReadableSnapshotCatchUp})
  *      ▼
- *  plan             per bucket: the lake's offset → the high watermark now (asked for while the lake
+ *  plan             per bucket: the lake's offset → the high watermark now (asked for with the table
+ *      │            info when the client's metadata shows the table's buckets, else while the lake
  *      │            table loads and the checkpoint is reconciled)
  *      ▼
  *  check layout     fresh Fluss and Paimon schemas; a lake changed outside Fluss blocks the table
@@ -130,13 +131,23 @@ public final class TableRound {
         // The coordinator's checkpoint is asked for with the table's info, not after it: one round trip less.
         CompletableFuture<TableInfo> infoRequest = admin.getTableInfo(assignment.tablePath());
         CompletableFuture<LakeSnapshot> registeredRequest = admin.getLatestLakeSnapshot(assignment.tablePath());
+        RoundPlanner planner = new RoundPlanner(admin, LatestOffsets.of(env.connection()));
+        // A table without partitions has its high watermarks asked for with its info: its buckets come with the
+        // client's metadata.
+        CompletableFuture<Optional<List<RoundPlanner.PartitionEnds>>> endsBeforeInfo =
+                onReaderThread(() -> planner.endOffsetsBeforeInfo(assignment.tablePath(), assignment.tableId()));
         TableInfo tableInfo = currentTableInfo(infoRequest);
         control.limitDuration(tableInfo.getTableConfig().getDataLakeFreshness());
         phases.ended("table info");
         env.hooks().reached(RoundStage.TABLE_READ, assignment);
-        RoundPlanner planner = new RoundPlanner(admin, LatestOffsets.of(env.connection()));
-        // The high watermarks come while the lake table loads and the checkpoint is reconciled.
-        CompletableFuture<List<RoundPlanner.PartitionEnds>> ends = onReaderThread(() -> planner.endOffsets(tableInfo));
+        // Else, or if those were not the table's buckets or failed, they are asked for now, and come while the
+        // lake table loads and the checkpoint is reconciled.
+        CompletableFuture<List<RoundPlanner.PartitionEnds>> ends = endsBeforeInfo
+                .handle((early, failure) -> failure == null && early.isPresent()
+                                && RoundPlanner.fits(tableInfo, early.get())
+                        ? CompletableFuture.completedFuture(early.get())
+                        : onReaderThread(() -> planner.endOffsets(tableInfo)))
+                .thenCompose(request -> request);
         // The table the round reads with (see openTable): the start's when the columnar reader reads the log, as
         // it sees each batch's schema; else asked for again as soon as the high watermarks are in.
         Connection columnarConnection = columnarConnection(tableInfo);

@@ -9,6 +9,7 @@ import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.OffsetSpec;
@@ -67,6 +68,42 @@ class LatestOffsetsTest extends TieringTestBase {
             rows += offsets.values().stream().mapToLong(Long::longValue).sum();
         }
         assertThat(rows).isEqualTo(3);
+    }
+
+    @Test
+    void aTableWithoutPartitionsHasItsBucketsAskedWithoutItsTableInfoAndOnlyUnderItsOwnId() throws Exception {
+        TablePath log = TablePath.of("fluss", "latest_unpartitioned");
+        TableInfo logInfo = createTable(log, idTable(3, "1h"));
+        append(log, ids(0, 40));
+        TablePath partitioned = TablePath.of("fluss", "latest_by_day");
+        TableInfo partitionedInfo = createTable(partitioned, lakeTable(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("day", DataTypes.STRING())
+                                .build(),
+                        3,
+                        "1h")
+                .partitionedBy("day")
+                .build());
+        append(partitioned, List.of(row(1, "a")));
+        LatestOffsets latest = LatestOffsets.of(connection);
+
+        Optional<Map<Integer, Long>> early = latest.unpartitionedHighWatermarks(log, logInfo.getTableId());
+        assertThat(early).contains(latest.highWatermarks(log, logInfo.getTableId(), null, THREE_BUCKETS));
+        assertThat(early.get().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(40);
+        List<RoundPlanner.PartitionEnds> ends = List.of(new RoundPlanner.PartitionEnds(null, null, early.get()));
+        assertThat(RoundPlanner.fits(logInfo, ends)).as("every bucket of the table").isTrue();
+        assertThat(RoundPlanner.fits(logInfo, List.of(new RoundPlanner.PartitionEnds(null, null, Map.of(0, 1L)))))
+                .as("a bucket missing")
+                .isFalse();
+        assertThat(RoundPlanner.fits(partitionedInfo, ends)).as("a partitioned table's ends are per partition").isFalse();
+
+        assertThat(latest.unpartitionedHighWatermarks(partitioned, partitionedInfo.getTableId()))
+                .as("a partitioned table's buckets are its partitions'")
+                .isEmpty();
+        assertThat(latest.unpartitionedHighWatermarks(log, logInfo.getTableId() + 1000))
+                .as("the path is another table's (dropped and re-created)")
+                .isEmpty();
     }
 
     @Test
