@@ -38,15 +38,7 @@ class LatestOffsetsTest extends TieringTestBase {
         TableInfo logInfo = createTable(log, idTable(3, "1h"));
         append(log, ids(0, 25));
         TablePath partitioned = TablePath.of("fluss", "latest_partitioned");
-        TableInfo partitionedInfo = createTable(partitioned, lakeTable(
-                        Schema.newBuilder()
-                                .column("id", DataTypes.BIGINT())
-                                .column("day", DataTypes.STRING())
-                                .build(),
-                        3,
-                        "1h")
-                .partitionedBy("day")
-                .build());
+        TableInfo partitionedInfo = createPartitionedByDay(partitioned);
         append(partitioned, List.of(row(1, "a"), row(2, "a"), row(3, "b")));
         LatestOffsets latest = LatestOffsets.of(connection);
 
@@ -76,15 +68,7 @@ class LatestOffsetsTest extends TieringTestBase {
         TableInfo logInfo = createTable(log, idTable(3, "1h"));
         append(log, ids(0, 40));
         TablePath partitioned = TablePath.of("fluss", "latest_by_day");
-        TableInfo partitionedInfo = createTable(partitioned, lakeTable(
-                        Schema.newBuilder()
-                                .column("id", DataTypes.BIGINT())
-                                .column("day", DataTypes.STRING())
-                                .build(),
-                        3,
-                        "1h")
-                .partitionedBy("day")
-                .build());
+        TableInfo partitionedInfo = createPartitionedByDay(partitioned);
         append(partitioned, List.of(row(1, "a")));
         LatestOffsets latest = LatestOffsets.of(connection);
 
@@ -154,6 +138,19 @@ class LatestOffsetsTest extends TieringTestBase {
                 getClass().getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> null);
         assertThat(LatestOffsets.of(other)).isNull();
         assertThat(LatestOffsets.of(connection)).isNotNull();
+    }
+
+    /** A lake table of three buckets, partitioned by its column {@code day}. */
+    private static TableInfo createPartitionedByDay(TablePath path) throws Exception {
+        return createTable(path, lakeTable(
+                        Schema.newBuilder()
+                                .column("id", DataTypes.BIGINT())
+                                .column("day", DataTypes.STRING())
+                                .build(),
+                        3,
+                        "1h")
+                .partitionedBy("day")
+                .build());
     }
 
     private static InternalRow row(long id, String day) {
