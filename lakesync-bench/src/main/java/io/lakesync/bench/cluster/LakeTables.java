@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.fluss.metadata.TablePath;
@@ -92,6 +93,15 @@ public final class LakeTables implements AutoCloseable {
             return buckets.filter(p -> p.getFileName().toString().startsWith("bucket-"))
                     .mapToLong(LakeTables::regularFiles)
                     .sum();
+        }
+    }
+
+    /** The folder Paimon writes the table's snapshots into; empty when the lake table does not exist. */
+    public Optional<Path> snapshotFolder(TablePath path) throws Exception {
+        try {
+            return Optional.of(location(path).resolve("snapshot"));
+        } catch (Catalog.TableNotExistException e) {
+            return Optional.empty();
         }
     }
 

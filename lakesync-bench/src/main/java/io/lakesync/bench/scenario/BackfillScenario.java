@@ -7,6 +7,7 @@ import io.lakesync.bench.data.FlussLoader;
 import io.lakesync.bench.data.LogData;
 import io.lakesync.bench.data.PkOps;
 import io.lakesync.bench.measure.Durations;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -133,10 +134,15 @@ public final class BackfillScenario implements Scenario {
         } else {
             bytes = shape.tables() * bytesPerTable();
         }
+        Map<TablePath, Path> snapshotFolders = new LinkedHashMap<>();
+        for (TablePath path : paths) {
+            cluster.lake().snapshotFolder(path).ifPresent(folder -> snapshotFolders.put(path, folder));
+        }
+        LakeCommitWatch lakeCommits = LakeCommitWatch.start(snapshotFolders);
         if (!parked) {
             cluster.queue(paths, shape.freshness());
         }
-        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets, parked);
+        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets, lakeCommits, parked);
     }
 
     private DataSpec tableSpec(int table) {
@@ -206,6 +212,7 @@ public final class BackfillScenario implements Scenario {
         private final Map<TablePath, Map<Integer, Long>> baseSnapshots;
         /** Fluss end offsets once the data was written: what every bucket must reach in the lake. */
         private final Map<TablePath, Map<Integer, Long>> endOffsets;
+        private final LakeCommitWatch lakeCommits;
         private boolean parked;
 
         BackfillWorkload(
@@ -214,12 +221,14 @@ public final class BackfillScenario implements Scenario {
                 Map<TablePath, Long> expected,
                 Map<TablePath, Map<Integer, Long>> baseSnapshots,
                 Map<TablePath, Map<Integer, Long>> endOffsets,
+                LakeCommitWatch lakeCommits,
                 boolean parked) {
             this.tables = tables;
             this.bytes = bytes;
             this.expected = expected;
             this.baseSnapshots = baseSnapshots;
             this.endOffsets = endOffsets;
+            this.lakeCommits = lakeCommits;
             this.parked = parked;
         }
 
@@ -259,7 +268,7 @@ public final class BackfillScenario implements Scenario {
         @Override
         public Outcome drive(ChildJvm contender, Duration timeout) throws Exception {
             AtomicInteger newerSnapshots = new AtomicInteger();
-            Outcome outcome = SyncWait.await(cluster, endOffsets, contender, timeout, progress,
+            Outcome outcome = SyncWait.await(cluster, endOffsets, lakeCommits, contender, timeout, progress,
                     (table, firstCommit) -> {
                         if (baseSnapshots.containsKey(table)) {
                             newerSnapshots.addAndGet(bucketsPast(latestKvSnapshots(table), baseSnapshots.get(table)));

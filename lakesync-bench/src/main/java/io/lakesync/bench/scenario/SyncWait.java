@@ -19,8 +19,9 @@ import org.apache.fluss.metadata.TablePath;
 /**
  * The end of a backfill: every bucket of every table has lake offset = Fluss end offset, as the coordinator
  * reports them (a bucket never written counts as synced). The end offsets are read once, before the contender
- * starts (nothing writes during a backfill); the lake offsets of the tables not yet synced are polled every
- * {@value #POLL_MILLIS} ms, less often while many are pending so the driver asks the coordinator at most
+ * starts (nothing writes during a backfill); the lake offsets of the tables not yet synced, among those with a
+ * Paimon commit since the contender started ({@link LakeCommitWatch}), are polled every {@value #POLL_MILLIS} ms,
+ * less often while many are asked about so the driver asks the coordinator at most
  * {@value #MAX_REQUESTS_PER_SECOND} times a second (polling 200 tables every 50 ms took a core away from the
  * contenders). The first lake offsets seen for each table (those of the contender's first commit) are handed to
  * a listener.
@@ -36,6 +37,7 @@ final class SyncWait {
     static Outcome await(
             BenchCluster cluster,
             Map<TablePath, Map<Integer, Long>> endOffsets,
+            LakeCommitWatch lakeCommits,
             ChildJvm contender,
             Duration timeout,
             Consumer<String> progress,
@@ -46,7 +48,13 @@ final class SyncWait {
         Map<TablePath, Map<Integer, Long>> pending = new LinkedHashMap<>(endOffsets);
         Set<TablePath> committed = new HashSet<>();
         while (true) {
-            pending.keySet().removeAll(synced(cluster, pending, committed, firstCommit));
+            Map<TablePath, Map<Integer, Long>> asked = new LinkedHashMap<>();
+            pending.forEach((path, ends) -> {
+                if (lakeCommits.committedSinceStart(path)) {
+                    asked.put(path, ends);
+                }
+            });
+            pending.keySet().removeAll(synced(cluster, asked, committed, firstCommit));
             double elapsed = (System.nanoTime() - start) / 1e9;
             if (pending.isEmpty()) {
                 return new Outcome(true, elapsed, null, null);
@@ -65,12 +73,12 @@ final class SyncWait {
                         elapsed, endOffsets.size() - pending.size(), endOffsets.size()));
                 nextProgress += PROGRESS_EVERY_NANOS;
             }
-            Thread.sleep(pollMillis(pending.size()));
+            Thread.sleep(pollMillis(asked.size()));
         }
     }
 
-    static long pollMillis(int pendingTables) {
-        return Math.max(POLL_MILLIS, 1000L * pendingTables / MAX_REQUESTS_PER_SECOND);
+    static long pollMillis(int askedTables) {
+        return Math.max(POLL_MILLIS, 1000L * askedTables / MAX_REQUESTS_PER_SECOND);
     }
 
     private static List<TablePath> synced(

@@ -2,8 +2,14 @@ package io.lakesync.bench.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Map;
+import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SyncWaitTest {
 
@@ -20,6 +26,30 @@ class SyncWaitTest {
         assertThat(SyncWait.pollMillis(1)).isEqualTo(SyncWait.POLL_MILLIS);
         assertThat(SyncWait.pollMillis(20)).isEqualTo(SyncWait.POLL_MILLIS);
         assertThat(SyncWait.pollMillis(200)).isEqualTo(500);
+    }
+
+    @Test
+    void aTableCountsAsCommittedOnceItsSnapshotFolderAppearsOrChanges(@TempDir Path warehouse) throws Exception {
+        TablePath fresh = TablePath.of("bench", "fresh");
+        TablePath written = TablePath.of("bench", "written");
+        TablePath unresolved = TablePath.of("bench", "unresolved");
+        Path freshFolder = warehouse.resolve("fresh/snapshot");
+        Path writtenFolder = Files.createDirectories(warehouse.resolve("written/snapshot"));
+        Files.setLastModifiedTime(writtenFolder, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+
+        LakeCommitWatch watch = LakeCommitWatch.start(Map.of(fresh, freshFolder, written, writtenFolder));
+
+        assertThat(watch.committedSinceStart(fresh)).isFalse();
+        assertThat(watch.committedSinceStart(written)).isFalse();
+        assertThat(watch.committedSinceStart(unresolved)).as("no folder known: always asked").isTrue();
+
+        Files.createDirectories(freshFolder);
+        Files.writeString(writtenFolder.resolve("snapshot-1"), "{}");
+        assertThat(watch.committedSinceStart(fresh)).as("folder made by the first commit").isTrue();
+        assertThat(watch.committedSinceStart(written)).as("a snapshot written into the folder").isTrue();
+
+        Files.setLastModifiedTime(writtenFolder, FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
+        assertThat(watch.committedSinceStart(written)).as("stays committed").isTrue();
     }
 
     @Test
