@@ -15,6 +15,7 @@ import io.lakesync.tiering.maintenance.MaintenanceDuty;
 import io.lakesync.tiering.round.LatestOffsets;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
+import io.lakesync.tiering.round.TableInfos;
 import io.lakesync.tiering.round.TableRound;
 import io.lakesync.tiering.warmup.ClientWarmUp;
 import io.lakesync.tiering.warmup.WriteWarmUp;
@@ -84,6 +85,7 @@ public final class TieringService implements AutoCloseable {
     private FolderLock lock;
     private ReconnectingConnection connection;
     private FlussTieringCoordinator coordinator;
+    private TableInfos tableInfos;
     private LakeTables lakeTables;
     private ExecutorService readerThreads;
     private TieringEngine engine;
@@ -140,6 +142,7 @@ public final class TieringService implements AutoCloseable {
             Files.createDirectories(ioTmpDir);
             connection = ReconnectingConnection.open(flussConf);
             coordinator = FlussTieringCoordinator.of(connection);
+            tableInfos = new TableInfos(connection);
             lakeTables = new LakeTables(config.lakeCatalogOptions());
             // Metered, so each reader task's CPU time counts toward the round that started it.
             readerThreads = RoundMeter.metered(Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader")));
@@ -281,6 +284,7 @@ public final class TieringService implements AutoCloseable {
     private RoundEnvironment roundEnvironment(Path ioTmpDir) {
         return new RoundEnvironment(
                 connection,
+                tableInfos,
                 coordinator,
                 engine::coordinatorEpoch,
                 lakeTables,

@@ -12,6 +12,7 @@ import org.apache.fluss.client.Connection;
 /** What every round of one service shares: connections, the lake catalog, threads and settings. */
 public record RoundEnvironment(
         Connection connection,
+        TableInfos tableInfos,
         TieringCoordinator coordinator,
         IntSupplier coordinatorEpoch,
         LakeTables lakeTables,
