@@ -23,12 +23,16 @@ import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.client.metadata.MetadataUpdater;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.server.zk.ZooKeeperClient;
+import org.apache.fluss.server.zk.ZooKeeperUtils;
 
 /**
  * The one embedded Fluss cluster (with its Paimon warehouse) every contender of a benchmark runs against, and
@@ -66,6 +70,9 @@ public final class BenchCluster implements AutoCloseable {
     private final Connection connection;
     private final Admin admin;
     private final LakeTables lake;
+    /** The cluster's ZooKeeper, read as the coordinator reads it: see {@link #registeredLakeOffsets}. */
+    private final ZooKeeperClient zooKeeper;
+    private volatile Throwable zooKeeperFailure;
     private final Map<TablePath, Long> createdAtNanos = new HashMap<>();
     private final Set<TablePath> parked = new HashSet<>();
 
@@ -74,6 +81,9 @@ public final class BenchCluster implements AutoCloseable {
         this.connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
         this.admin = connection.getAdmin();
         this.lake = new LakeTables(cluster.lakeCatalogOptions());
+        Configuration zooKeeperConf = new Configuration();
+        zooKeeperConf.setString(ConfigOptions.ZOOKEEPER_ADDRESS.key(), "127.0.0.1:" + cluster.zookeeperPort());
+        this.zooKeeper = ZooKeeperUtils.startZookeeperClient(zooKeeperConf, error -> zooKeeperFailure = error);
     }
 
     /** Starts the cluster under {@code dataDir} on free ports. */
@@ -205,6 +215,27 @@ public final class BenchCluster implements AutoCloseable {
         return admin.listOffsets(path, ids, new OffsetSpec.LatestSpec()).all();
     }
 
+    /**
+     * Tiered end offsets per bucket of an unpartitioned table, as the coordinator registered them: its latest lake
+     * snapshot, read from the table's lake node in ZooKeeper and the offsets file it names, which is what the
+     * coordinator reads to answer {@link #lakeOffsets}; empty when there is none. One ZooKeeper read where the
+     * coordinator's answer takes four, and nothing queued at the coordinator ahead of a contender's commits: the
+     * end-of-backfill wait reads this while the contender is timed.
+     */
+    public Map<Integer, Long> registeredLakeOffsets(long tableId) throws Exception {
+        if (zooKeeperFailure != null) {
+            throw new IllegalStateException("The benchmark's ZooKeeper client failed", zooKeeperFailure);
+        }
+        return zooKeeper.getLakeTableSnapshot(tableId, null)
+                .map(snapshot -> byBucket(snapshot.getBucketLogEndOffset()))
+                .orElse(Map.of());
+    }
+
+    /** The id Fluss gave the table. */
+    public long tableId(TablePath path) throws Exception {
+        return admin.getTableInfo(path).get().getTableId();
+    }
+
     /** Tiered end offsets per bucket from the coordinator's latest lake snapshot; empty when there is none. */
     public CompletableFuture<Map<Integer, Long>> lakeOffsets(TablePath path) {
         return lakeBucketOffsets(path).thenApply(BenchCluster::byBucket);
@@ -246,8 +277,9 @@ public final class BenchCluster implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        try (AutoCloseable c1 = cluster; AutoCloseable c2 = connection; AutoCloseable c3 = lake) {
-            // closes lake, connection, then cluster
+        try (AutoCloseable c1 = cluster; AutoCloseable c2 = connection; AutoCloseable c3 = lake;
+                AutoCloseable c4 = zooKeeper) {
+            // closes ZooKeeper's client, lake, connection, then cluster
         }
     }
 

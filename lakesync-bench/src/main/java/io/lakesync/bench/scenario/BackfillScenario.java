@@ -134,15 +134,17 @@ public final class BackfillScenario implements Scenario {
         } else {
             bytes = shape.tables() * bytesPerTable();
         }
+        Map<TablePath, Long> tableIds = new LinkedHashMap<>();
         Map<TablePath, Path> snapshotFolders = new LinkedHashMap<>();
         for (TablePath path : paths) {
+            tableIds.put(path, cluster.tableId(path));
             cluster.lake().snapshotFolder(path).ifPresent(folder -> snapshotFolders.put(path, folder));
         }
         LakeCommitWatch lakeCommits = LakeCommitWatch.start(snapshotFolders);
         if (!parked) {
             cluster.queue(paths, shape.freshness());
         }
-        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets, lakeCommits, parked);
+        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets, tableIds, lakeCommits, parked);
     }
 
     private DataSpec tableSpec(int table) {
@@ -212,6 +214,7 @@ public final class BackfillScenario implements Scenario {
         private final Map<TablePath, Map<Integer, Long>> baseSnapshots;
         /** Fluss end offsets once the data was written: what every bucket must reach in the lake. */
         private final Map<TablePath, Map<Integer, Long>> endOffsets;
+        private final Map<TablePath, Long> tableIds;
         private final LakeCommitWatch lakeCommits;
         private boolean parked;
 
@@ -221,6 +224,7 @@ public final class BackfillScenario implements Scenario {
                 Map<TablePath, Long> expected,
                 Map<TablePath, Map<Integer, Long>> baseSnapshots,
                 Map<TablePath, Map<Integer, Long>> endOffsets,
+                Map<TablePath, Long> tableIds,
                 LakeCommitWatch lakeCommits,
                 boolean parked) {
             this.tables = tables;
@@ -228,6 +232,7 @@ public final class BackfillScenario implements Scenario {
             this.expected = expected;
             this.baseSnapshots = baseSnapshots;
             this.endOffsets = endOffsets;
+            this.tableIds = tableIds;
             this.lakeCommits = lakeCommits;
             this.parked = parked;
         }
@@ -268,7 +273,7 @@ public final class BackfillScenario implements Scenario {
         @Override
         public Outcome drive(ChildJvm contender, Duration timeout) throws Exception {
             AtomicInteger newerSnapshots = new AtomicInteger();
-            Outcome outcome = SyncWait.await(cluster, endOffsets, lakeCommits, contender, timeout, progress,
+            Outcome outcome = SyncWait.await(cluster, endOffsets, tableIds, lakeCommits, contender, timeout, progress,
                     (table, firstCommit) -> {
                         if (baseSnapshots.containsKey(table)) {
                             newerSnapshots.addAndGet(bucketsPast(latestKvSnapshots(table), baseSnapshots.get(table)));

@@ -11,20 +11,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.fluss.metadata.TablePath;
 
 /**
  * The end of a backfill: every bucket of every table has lake offset = Fluss end offset, as the coordinator
- * reports them (a bucket never written counts as synced). The end offsets are read once, before the contender
- * starts (nothing writes during a backfill); the lake offsets of the tables not yet synced, among those with a
- * Paimon commit since the contender started ({@link LakeCommitWatch}), are polled every {@value #POLL_MILLIS} ms,
- * less often while many are asked about so the driver asks the coordinator at most
- * {@value #MAX_REQUESTS_PER_SECOND} times a second (polling 200 tables every 50 ms took a core away from the
- * contenders). The first lake offsets seen for each table (those of the contender's first commit) are handed to
- * a listener.
+ * registered them ({@link BenchCluster#registeredLakeOffsets}; a bucket never written counts as synced). The end
+ * offsets are read once, before the contender starts (nothing writes during a backfill); the lake offsets of the
+ * tables not yet synced, among those with a Paimon commit since the contender started ({@link LakeCommitWatch}),
+ * are polled every {@value #POLL_MILLIS} ms, less often while many are asked about so the driver reads at most
+ * {@value #MAX_REQUESTS_PER_SECOND} tables a second (asking the coordinator about 200 tables every 50 ms took a
+ * core away from the contenders). The first lake offsets seen for each table (those of the contender's first
+ * commit) are handed to a listener.
  */
 final class SyncWait {
 
@@ -37,6 +36,7 @@ final class SyncWait {
     static Outcome await(
             BenchCluster cluster,
             Map<TablePath, Map<Integer, Long>> endOffsets,
+            Map<TablePath, Long> tableIds,
             LakeCommitWatch lakeCommits,
             ChildJvm contender,
             Duration timeout,
@@ -54,7 +54,7 @@ final class SyncWait {
                     asked.put(path, ends);
                 }
             });
-            pending.keySet().removeAll(synced(cluster, asked, committed, firstCommit));
+            pending.keySet().removeAll(synced(cluster, asked, tableIds, committed, firstCommit));
             double elapsed = (System.nanoTime() - start) / 1e9;
             if (pending.isEmpty()) {
                 return new Outcome(true, elapsed, null, null);
@@ -84,17 +84,18 @@ final class SyncWait {
     private static List<TablePath> synced(
             BenchCluster cluster,
             Map<TablePath, Map<Integer, Long>> tables,
+            Map<TablePath, Long> tableIds,
             Set<TablePath> committed,
-            BiConsumer<TablePath, Map<Integer, Long>> firstCommit) {
-        Map<TablePath, CompletableFuture<Map<Integer, Long>>> lakes = new LinkedHashMap<>();
-        tables.keySet().forEach(path -> lakes.put(path, cluster.lakeOffsets(path)));
+            BiConsumer<TablePath, Map<Integer, Long>> firstCommit)
+            throws Exception {
         List<TablePath> done = new ArrayList<>();
-        for (TablePath path : tables.keySet()) {
-            Map<Integer, Long> lake = lakes.get(path).join();
+        for (Map.Entry<TablePath, Map<Integer, Long>> table : tables.entrySet()) {
+            TablePath path = table.getKey();
+            Map<Integer, Long> lake = cluster.registeredLakeOffsets(tableIds.get(path));
             if (!lake.isEmpty() && committed.add(path)) {
                 firstCommit.accept(path, lake);
             }
-            if (caughtUp(tables.get(path), lake)) {
+            if (caughtUp(table.getValue(), lake)) {
                 done.add(path);
             }
         }
