@@ -21,14 +21,14 @@ import org.apache.fluss.metadata.TablePath;
  * offsets are read once, before the contender starts (nothing writes during a backfill); the lake offsets of the
  * tables not yet synced, among those with a Paimon commit since the contender started ({@link LakeCommitWatch}),
  * are polled every {@value #POLL_MILLIS} ms, less often while many are asked about so the driver reads at most
- * {@value #MAX_REQUESTS_PER_SECOND} tables a second (asking the coordinator about 200 tables every 50 ms took a
+ * {@value #MAX_READS_PER_SECOND} tables a second (asking the coordinator about 200 tables every 50 ms took a
  * core away from the contenders). The first lake offsets seen for each table (those of the contender's first
  * commit) are handed to a listener.
  */
 final class SyncWait {
 
     static final long POLL_MILLIS = 50;
-    static final int MAX_REQUESTS_PER_SECOND = 400;
+    static final int MAX_READS_PER_SECOND = 400;
     private static final long PROGRESS_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
 
     private SyncWait() {}
@@ -78,7 +78,7 @@ final class SyncWait {
     }
 
     static long pollMillis(int askedTables) {
-        return Math.max(POLL_MILLIS, 1000L * askedTables / MAX_REQUESTS_PER_SECOND);
+        return Math.max(POLL_MILLIS, 1000L * askedTables / MAX_READS_PER_SECOND);
     }
 
     private static List<TablePath> synced(

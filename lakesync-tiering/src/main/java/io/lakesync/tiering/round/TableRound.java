@@ -129,7 +129,7 @@ public final class TableRound {
 
     private RoundResult runOnce(Instant startedAt) throws Exception {
         // The coordinator's checkpoint is asked for with the table's info, not after it: one round trip less.
-        CompletableFuture<TableInfo> infoRequest = env.tableInfos().get(assignment.tablePath());
+        CompletableFuture<TableInfo> infoRequest = tableInfoNow();
         CompletableFuture<LakeSnapshot> registeredRequest = admin.getLatestLakeSnapshot(assignment.tablePath());
         RoundPlanner planner = new RoundPlanner(admin, LatestOffsets.of(env.connection()));
         // A table without partitions has its high watermarks asked for with its info: its buckets come with the
@@ -153,7 +153,7 @@ public final class TableRound {
         Connection columnarConnection = columnarConnection(tableInfo);
         CompletableFuture<TableInfo> readInfoRequest = columnarConnection != null
                 ? CompletableFuture.completedFuture(tableInfo)
-                : ends.thenCompose(planned -> env.tableInfos().get(assignment.tablePath()));
+                : ends.thenCompose(planned -> tableInfoNow());
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
         LakeSnapshotCommitter committer =
                 new LakeSnapshotCommitter(lakeTable, tableInfo.getTableConfig().isDataLakeAutoExpireSnapshot());
@@ -185,7 +185,7 @@ public final class TableRound {
             RowPathSchemaCheck rowPathCheck = columnarConnection == null
                     ? RowPathSchemaCheck.NONE
                     : new RowPathSchemaCheck(
-                            () -> currentTableInfo(env.tableInfos().get(assignment.tablePath())), tableInfo.getSchemaId());
+                            () -> currentTableInfo(tableInfoNow()), tableInfo.getSchemaId());
             written = readAndWrite(table, rowPathCheck, columnarConnection, autoCompaction, writeTable, ranges, committer);
         }
         phases.ended("read+write");
@@ -353,7 +353,7 @@ public final class TableRound {
     private TableInfo schemaAfter(TableInfo readInfo) throws Exception {
         Instant giveUpAt = env.clock().instant().plus(ALTER_SETTLE);
         while (true) {
-            TableInfo now = currentTableInfo(env.tableInfos().get(assignment.tablePath()));
+            TableInfo now = currentTableInfo(tableInfoNow());
             if (now.getSchemaId() != readInfo.getSchemaId() || !env.clock().instant().isBefore(giveUpAt)) {
                 return now;
             }
@@ -366,6 +366,11 @@ public final class TableRound {
         if (!written.unreadable.isEmpty()) {
             throw written.unreadable.get(0);
         }
+    }
+
+    /** The table's info as Fluss has it now, asked for. */
+    private CompletableFuture<TableInfo> tableInfoNow() {
+        return env.tableInfos().get(assignment.tablePath());
     }
 
     private TableInfo currentTableInfo(CompletableFuture<TableInfo> request) throws Exception {
