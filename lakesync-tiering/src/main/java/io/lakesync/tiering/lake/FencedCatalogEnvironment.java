@@ -52,8 +52,8 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
     }
 
     /**
-     * The tiering snapshot that made this commit refuse, if it refused and never passed an attempt on (then
-     * nothing of the round landed).
+     * The tiering snapshot that made this commit refuse, if it refused and no attempt it passed on may have landed
+     * (then nothing of the round landed).
      */
     Long refused() {
         return passedOn ? null : otherTieringSnapshot;
@@ -74,8 +74,17 @@ final class FencedCatalogEnvironment extends CatalogEnvironment {
                     otherTieringSnapshot = other;
                     return false;
                 }
-                passedOn = true;
-                return target.commit(snapshot, branch, statistics);
+                boolean landed;
+                try {
+                    landed = target.commit(snapshot, branch, statistics);
+                } catch (Exception | Error e) {
+                    passedOn = true;
+                    throw e;
+                }
+                // False: snapshot N existed already, so this attempt provably did not land and Paimon tries N + 1,
+                // which the fence judges again.
+                passedOn |= landed;
+                return landed;
             }
 
             @Override

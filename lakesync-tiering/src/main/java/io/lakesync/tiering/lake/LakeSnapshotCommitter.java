@@ -2,16 +2,18 @@ package io.lakesync.tiering.lake;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.FileStoreTableFactory;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.utils.SnapshotManager;
@@ -48,6 +50,9 @@ public final class LakeSnapshotCommitter {
         this.fence = new FencedCatalogEnvironment(table.catalogEnvironment());
         Options writeOptions = new Options();
         writeOptions.set(CoreOptions.WRITE_ONLY, !autoExpireSnapshots);
+        // A refused attempt is retried by Paimon and refused again: with Paimon's 10 s cap on the wait between
+        // attempts a refused round would take about ten seconds to give up, with 1 s about three.
+        writeOptions.set(CoreOptions.COMMIT_MAX_RETRY_WAIT, Duration.ofSeconds(1));
         this.table = FileStoreTableFactory.create(table.fileIO(), table.location(), table.schema(), writeOptions, fence);
     }
 
@@ -97,7 +102,7 @@ public final class LakeSnapshotCommitter {
         } catch (IOException | RuntimeException e) {
             return new LakeCommitOutcome.RetryableFailure(e);
         }
-        ManifestCommittable committable = new ManifestCommittable(BatchWriteBuilder.COMMIT_IDENTIFIER);
+        ManifestCommittable committable = new ManifestCommittable(commitIdentifier(offsetsPath));
         messages.forEach(committable::addFileCommittable);
         committable.addProperty(OFFSETS_PROPERTY, offsetsPath);
         fence.fence(fencedAt, offsetsPath);
@@ -129,6 +134,18 @@ public final class LakeSnapshotCommitter {
                 ? new LakeCommitOutcome.RetryableFailure(failure)
                 : new LakeCommitOutcome.Unknown(
                         new IllegalStateException("Paimon commit returned but no snapshot records " + offsetsPath));
+    }
+
+    /**
+     * The round's own Paimon commit identifier. When a snapshot attempt loses to a snapshot that landed meanwhile,
+     * Paimon takes any snapshot of the same user and identifier since its base as its own commit having landed; with
+     * one identifier for every round, another owner's snapshot would pass for this round's, and the round would end
+     * in an unknown outcome instead of being refused by the fence. Derived from the offsets path (one per round), so
+     * a retried commit of the same round is still recognised.
+     */
+    static long commitIdentifier(String offsetsPath) {
+        return UUID.nameUUIDFromBytes(offsetsPath.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits()
+                & Long.MAX_VALUE;
     }
 
     /** Deletes data files of a commit that provably did not land. */

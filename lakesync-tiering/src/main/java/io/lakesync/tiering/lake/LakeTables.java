@@ -24,16 +24,43 @@ import org.apache.paimon.table.Table;
 public final class LakeTables implements AutoCloseable {
 
     private final Catalog catalog;
+    private final CommitSafety commitSafety;
 
     /**
      * Opens the catalog; options that cannot work (a JDBC catalog without a driver or a database) fail first with
-     * the config key to fix ({@link LakeCatalogCheck}).
+     * the config key to fix ({@link LakeCatalogCheck}). A filesystem catalog on an object store without a lock gets
+     * lakesync's {@link InProcessCommitLock}, so this process's own committers never collide.
      */
     public LakeTables(Map<String, String> catalogOptions) {
         LakeCatalogCheck.check(catalogOptions);
         Map<String, String> options = new HashMap<>(catalogOptions);
         options.put(CatalogOptions.CACHE_ENABLED.key(), "false");
-        this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
+        Catalog opened = open(options);
+        this.commitSafety = CommitSafety.of(opened);
+        if (commitSafety == CommitSafety.IN_PROCESS_LOCK_ONLY) {
+            closeQuietly(opened);
+            options.put(CatalogOptions.LOCK_ENABLED.key(), "true");
+            options.put(CatalogOptions.LOCK_TYPE.key(), InProcessCommitLock.IDENTIFIER);
+            opened = open(options);
+        }
+        this.catalog = opened;
+    }
+
+    /** What keeps this catalog's commits from colliding, and so how many instances may write through it. */
+    public CommitSafety commitSafety() {
+        return commitSafety;
+    }
+
+    private static Catalog open(Map<String, String> options) {
+        return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
+    }
+
+    private static void closeQuietly(Catalog catalog) {
+        try {
+            catalog.close();
+        } catch (Exception ignored) {
+            // Only opened to learn its file system and lock; nothing was written through it.
+        }
     }
 
     /** The lake table of a Fluss table, as it is now (schema and snapshots freshly read). */

@@ -1,0 +1,46 @@
+package io.lakesync.tiering.lake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lakesync.local.S3Server;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.fluss.metadata.TablePath;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two committers racing for one snapshot of a lake table on each storage one instance may use alone: the local
+ * disk (atomic create) and an object store through a filesystem catalog, where only lakesync's in-process lock keeps
+ * the commits of one process apart. (Across processes on an object store, see the JDBC-catalog race in the service
+ * module's tests.)
+ */
+class CommitRaceTest {
+
+    private static final TablePath PATH = TablePath.of("lake", "raced");
+    private static final int RACES = 3;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void onTheLocalDiskOneCommitLandsPerRaceAndTheOtherIsRefusedAndCleanedUp() throws Exception {
+        try (LakeTables lake = new LakeTables(Map.of("warehouse", dir.resolve("warehouse").toString()))) {
+            assertThat(lake.commitSafety()).isEqualTo(CommitSafety.ATOMIC_STORAGE);
+            CommitRace.createTable(lake, PATH);
+            CommitRace.runAndCheck(lake, PATH, RACES);
+        }
+    }
+
+    @Test
+    void onAnObjectStoreWithoutACatalogLockTheCommitsOfOneProcessTakeTurns() throws Exception {
+        try (S3Server s3 = S3Server.start(dir.resolve("s3"), 0)) {
+            s3.createBucket("lake");
+            try (LakeTables lake = new LakeTables(s3.catalogOptions("lake", "warehouse"))) {
+                assertThat(lake.commitSafety()).isEqualTo(CommitSafety.IN_PROCESS_LOCK_ONLY);
+                CommitRace.createTable(lake, PATH);
+                CommitRace.runAndCheck(lake, PATH, RACES);
+            }
+        }
+    }
+}
