@@ -231,6 +231,23 @@ public final class LakeSyncOptions {
                     .defaultValue(0)
                     .withDescription("Local stack: Fluss tablet server port on 127.0.0.1; 0 picks a free port.");
 
+    public static final ConfigOption<String> LOCAL_LAKE =
+            key("local.lake")
+                    .stringType()
+                    .defaultValue("disk")
+                    .withDescription(
+                            "Local stack: where the Paimon warehouse lives: 'disk' (a folder under data.dir) or "
+                                    + "'s3' (s3://lake/warehouse on an S3-compatible server the stack starts on "
+                                    + "127.0.0.1, keeping its objects under data.dir/s3).");
+
+    public static final ConfigOption<Integer> LOCAL_S3_PORT =
+            key("local.s3.port")
+                    .intType()
+                    .defaultValue(0)
+                    .withDescription(
+                            "Local stack with local.lake = s3: the S3 server's port on 127.0.0.1; 0 picks a free "
+                                    + "port.");
+
     public static final ConfigOption<Duration> LOCAL_KV_SNAPSHOT_INTERVAL =
             key("local.kv-snapshot-interval")
                     .durationType()

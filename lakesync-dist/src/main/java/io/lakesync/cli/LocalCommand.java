@@ -103,7 +103,7 @@ final class LocalCommand implements Callable<Integer> {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", cluster.bootstrapServers());
             rows.put("ZooKeeper", "embedded, data in " + cluster.dataDir().resolve("zookeeper"));
-            rows.put("Paimon warehouse", cluster.warehouse().toString());
+            rows.put("Paimon warehouse", cluster.warehouseLocation());
             rows.put("Data folder", cluster.dataDir().toString());
             rows.put("Service URL", server.url() + "  (GET /health)");
             rows.put("Console", server.url() + "/  (sign in with the owner token below)");

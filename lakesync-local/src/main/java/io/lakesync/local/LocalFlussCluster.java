@@ -1,5 +1,6 @@
 package io.lakesync.local;
 
+import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeCatalogCheck;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
@@ -49,6 +50,7 @@ import org.slf4j.LoggerFactory;
  *   tablet-server-0/  Fluss log segments and KV stores
  *   remote/           Fluss remote data: KV snapshots, tiered log, lake offsets files
  *   warehouse/        the Paimon warehouse (the lake)
+ *   s3/               with local.lake = s3 instead: the S3 server's objects, the lake at s3://lake/warehouse
  *   ports.properties  the ports picked for options set to 0, reused by the next start while they are free
  * </pre>
  *
@@ -61,6 +63,7 @@ public final class LocalFlussCluster implements AutoCloseable {
     private static final String HOST = "127.0.0.1";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final String S3_BUCKET = "lake";
 
     private final Path dataDir;
     private final Map<String, String> lakeCatalogOptions;
@@ -70,13 +73,18 @@ public final class LocalFlussCluster implements AutoCloseable {
     private TabletServer tabletServer;
     private String bootstrapServers;
 
-    private LocalFlussCluster(Path dataDir, Map<String, String> configuredLakeOptions) {
+    private LocalFlussCluster(Path dataDir, Map<String, String> lakeCatalogOptions) {
         this.dataDir = dataDir;
+        this.lakeCatalogOptions = Collections.unmodifiableMap(lakeCatalogOptions);
+    }
+
+    /** The lake's options: a filesystem catalog on {@code warehouse}, then what the configuration sets. */
+    private static Map<String, String> lakeOptions(Map<String, String> warehouse, LakeSyncConfig config) {
         Map<String, String> lake = new LinkedHashMap<>();
         lake.put("metastore", "filesystem");
-        lake.put("warehouse", dataDir.resolve("warehouse").toString());
-        lake.putAll(configuredLakeOptions);
-        this.lakeCatalogOptions = Collections.unmodifiableMap(lake);
+        lake.putAll(warehouse);
+        lake.putAll(config.lakeCatalogOptions());
+        return lake;
     }
 
     /**
@@ -108,21 +116,73 @@ public final class LocalFlussCluster implements AutoCloseable {
         checkPortFree(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort);
         checkPortFree(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletPort);
 
-        LocalFlussCluster cluster = new LocalFlussCluster(dataDir, config.lakeCatalogOptions());
-        // Before anything starts: the coordinator opens the catalog at start and would fail less clearly.
-        LakeCatalogCheck.check(cluster.lakeCatalogOptions());
+        boolean s3Lake = s3Lake(config);
+        if (!s3Lake) {
+            LocalFlussCluster cluster = new LocalFlussCluster(
+                    dataDir, lakeOptions(Map.of("warehouse", dataDir.resolve("warehouse").toString()), config));
+            cluster.startChecked(config, remembered, zkPort, coordinatorPort, tabletPort, serverOverrides, Map.of());
+            return cluster;
+        }
+        int s3Port = remembered.portFor(LakeSyncOptions.LOCAL_S3_PORT.key(), config.get(LakeSyncOptions.LOCAL_S3_PORT));
+        checkPortFree(LakeSyncOptions.LOCAL_S3_PORT.key(), s3Port);
+        S3Server s3 = S3Server.start(dataDir.resolve("s3"), s3Port);
+        LocalFlussCluster cluster;
         try {
-            cluster.startAll(config, zkPort, coordinatorPort, tabletPort, serverOverrides);
-            remembered.remember(Map.of(
-                    LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), cluster.zookeeperPort(),
-                    LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), cluster.coordinatorPort(),
-                    LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), cluster.tabletServerPort()));
+            s3.createBucket(S3_BUCKET);
+            cluster = new LocalFlussCluster(dataDir, lakeOptions(s3.catalogOptions(S3_BUCKET, "warehouse"), config));
         } catch (Exception | Error e) {
-            // ZooKeeper's threads are not daemons: a half-started stack would keep the JVM alive.
-            cluster.close();
+            s3.close();
             throw e;
         }
+        // Pushed first, so it stops last: the servers may still write to the lake while they stop.
+        cluster.started.push(s3);
+        LOG.info("S3 server started on {} (bucket '{}', objects under {})", s3.endpoint(), S3_BUCKET, dataDir.resolve("s3"));
+        cluster.startChecked(config, remembered, zkPort, coordinatorPort, tabletPort, serverOverrides,
+                Map.of(LakeSyncOptions.LOCAL_S3_PORT.key(), s3.port()));
         return cluster;
+    }
+
+    private void startChecked(
+            LakeSyncConfig config,
+            RememberedPorts remembered,
+            int zkPort,
+            int coordinatorPort,
+            int tabletPort,
+            Map<String, String> serverOverrides,
+            Map<String, Integer> otherPorts)
+            throws Exception {
+        try {
+            // Before anything starts: the coordinator opens the catalog at start and would fail less clearly.
+            LakeCatalogCheck.check(lakeCatalogOptions());
+            startAll(config, zkPort, coordinatorPort, tabletPort, serverOverrides);
+            Map<String, Integer> ports = new LinkedHashMap<>(otherPorts);
+            ports.put(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zookeeperPort());
+            ports.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort());
+            ports.put(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletServerPort());
+            remembered.remember(ports);
+        } catch (Exception | Error e) {
+            // ZooKeeper's threads are not daemons: a half-started stack would keep the JVM alive.
+            close();
+            throw e;
+        }
+    }
+
+    /** Whether {@code local.lake} asks for the S3 server; a warehouse of one's own cannot go with it. */
+    private static boolean s3Lake(LakeSyncConfig config) {
+        String lake = config.get(LakeSyncOptions.LOCAL_LAKE).trim();
+        if (lake.equalsIgnoreCase("disk")) {
+            return false;
+        }
+        if (!lake.equalsIgnoreCase("s3")) {
+            throw new ConfigException("Invalid value '" + lake + "' for config key '" + LakeSyncOptions.LOCAL_LAKE.key()
+                    + "': use 'disk' (a warehouse folder under data.dir) or 's3' (a local S3 server).");
+        }
+        if (config.lakeCatalogOptions().containsKey("warehouse")) {
+            throw new ConfigException("Config keys '" + LakeSyncOptions.LOCAL_LAKE.key() + "' = 's3' and '"
+                    + LakeSyncOptions.LAKE_PREFIX + "warehouse' both say where the lake lives: with 's3' the local "
+                    + "stack puts it at s3://" + S3_BUCKET + "/warehouse on its own S3 server. Remove one of them.");
+        }
+        return true;
     }
 
     private void startAll(
@@ -179,7 +239,7 @@ public final class LocalFlussCluster implements AutoCloseable {
                 bootstrapServers,
                 HOST,
                 tabletServerPort(),
-                warehouse());
+                warehouseLocation());
     }
 
     /**
@@ -236,10 +296,18 @@ public final class LocalFlussCluster implements AutoCloseable {
         return dataDir;
     }
 
-    /** Root folder of the Paimon warehouse (a local folder: {@code datalake.paimon.warehouse}, a path or file: URI). */
+    /** Root folder of the Paimon warehouse, when it is a local one ({@code datalake.paimon.warehouse}, a path or file: URI). */
     public Path warehouse() {
-        String warehouse = lakeCatalogOptions.get("warehouse");
+        String warehouse = warehouseLocation();
+        if (warehouse.matches("^[a-zA-Z][a-zA-Z0-9+.-]*://.*") && !warehouse.startsWith("file:")) {
+            throw new IllegalStateException("The warehouse " + warehouse + " is not a local folder.");
+        }
         return warehouse.startsWith("file:") ? Path.of(URI.create(warehouse)) : Path.of(warehouse);
+    }
+
+    /** Where the Paimon warehouse is: a folder, or an {@code s3://} URI with {@code local.lake = s3}. */
+    public String warehouseLocation() {
+        return lakeCatalogOptions.get("warehouse");
     }
 
     /** Fluss client configuration for this cluster. */

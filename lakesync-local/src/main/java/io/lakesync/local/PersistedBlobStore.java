@@ -1,5 +1,6 @@
 package io.lakesync.local;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -154,8 +155,11 @@ final class PersistedBlobStore extends ForwardingBlobStore {
     }
 
     private static byte[] bytesOf(Blob blob) {
-        try (InputStream in = blob.getPayload().openStream()) {
-            return in.readAllBytes();
+        // transferTo reads into the start of its buffer each time: S3Proxy's decoder of signed chunked uploads
+        // ignores a read's offset, which readAllBytes relies on (uploads over 8 KiB came out scrambled).
+        try (InputStream in = blob.getPayload().openStream(); ByteArrayOutputStream bytes = new ByteArrayOutputStream()) {
+            in.transferTo(bytes);
+            return bytes.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -2,15 +2,19 @@ package io.lakesync.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
@@ -49,6 +53,24 @@ class S3ServerTest {
             assertThat(ids(catalog.getTable(TABLE))).containsExactlyInAnyOrder(1L, 2L, 3L);
             commit(catalog.getTable(TABLE), 4L);
             assertThat(ids(catalog.getTable(TABLE))).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
+        }
+    }
+
+    @Test
+    void objectsOfManyChunksComeBackByteForByte() throws Exception {
+        try (S3Server s3 = S3Server.start(dir, 0)) {
+            s3.createBucket("lake");
+            FileIO files = FileIO.get(new org.apache.paimon.fs.Path("s3://lake/"),
+                    CatalogContext.create(Options.fromMap(s3.fileSystemOptions())));
+            byte[] written = new byte[300_000];
+            new Random(7).nextBytes(written);
+            org.apache.paimon.fs.Path path = new org.apache.paimon.fs.Path("s3://lake/blob");
+            try (PositionOutputStream out = files.newOutputStream(path, false)) {
+                out.write(written);
+            }
+            try (InputStream in = files.newInputStream(path)) {
+                assertThat(in.readAllBytes()).isEqualTo(written);
+            }
         }
     }
 

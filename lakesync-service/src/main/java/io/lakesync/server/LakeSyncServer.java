@@ -12,6 +12,7 @@ import io.lakesync.cluster.InstanceRoutes;
 import io.lakesync.cluster.LeaderLease;
 import io.lakesync.cluster.Membership;
 import io.lakesync.cluster.SharedActivityBoard;
+import io.lakesync.cluster.SharedLakeCommits;
 import io.lakesync.catalog.LakeTableRoutes;
 import io.lakesync.catalog.Prerequisites;
 import io.lakesync.config.ConfigException;
@@ -107,11 +108,12 @@ public final class LakeSyncServer implements AutoCloseable {
         Deque<AutoCloseable> started = new ArrayDeque<>();
         try {
             StateStore state = push(started, StateStore.open(config, clock));
+            LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
+            SharedLakeCommits.check(state.kind(), lakeTables.commitSafety(), config.lakeCatalogOptions());
             Duration callTimeout = config.get(LakeSyncOptions.STATUS_CALL_TIMEOUT);
             Duration refreshInterval = config.get(LakeSyncOptions.STATUS_REFRESH_INTERVAL);
             ReconnectingConnection connection = push(started, ReconnectingConnection.open(
                     config.flussClientConfiguration(), ReconnectingConnection.DEFAULT_CHECK_INTERVAL, callTimeout));
-            LakeTables lakeTables = push(started, new LakeTables(config.lakeCatalogOptions()));
             LakeCatalog lakeCatalog = new LakeCatalog(connection, lakeTables);
 
             String instanceId = instanceId(config);

@@ -42,14 +42,19 @@ public final class CommitRace {
                 false);
     }
 
-    /** Runs {@code races} races on {@code path} and checks each one and the table after them. */
-    public static void runAndCheck(LakeTables lake, TablePath path, int races) throws Exception {
+    /**
+     * Runs {@code races} races on {@code path} and checks each one and the table after them; the contenders open
+     * the table through two catalogs of the same lake, as two instances would.
+     */
+    public static void runAndCheck(LakeTables firstLake, LakeTables secondLake, TablePath path, int races)
+            throws Exception {
+        LakeTables lake = firstLake;
         Set<Long> landedIds = new HashSet<>();
         for (int race = 0; race < races; race++) {
             long fencedAt = new LakeSnapshotCommitter(lake.load(path), false).latestSnapshotId();
             long firstId = 2L * race;
             Contender first = new Contender(lake, path, firstId, "race-" + race + "-first.offsets");
-            Contender second = new Contender(lake, path, firstId + 1, "race-" + race + "-second.offsets");
+            Contender second = new Contender(secondLake, path, firstId + 1, "race-" + race + "-second.offsets");
             CyclicBarrier start = new CyclicBarrier(2);
             CompletableFuture<LakeCommitOutcome> firstOutcome = first.commitAfter(start, fencedAt);
             CompletableFuture<LakeCommitOutcome> secondOutcome = second.commitAfter(start, fencedAt);

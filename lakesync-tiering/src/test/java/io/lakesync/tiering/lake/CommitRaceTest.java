@@ -25,10 +25,11 @@ class CommitRaceTest {
 
     @Test
     void onTheLocalDiskOneCommitLandsPerRaceAndTheOtherIsRefusedAndCleanedUp() throws Exception {
-        try (LakeTables lake = new LakeTables(Map.of("warehouse", dir.resolve("warehouse").toString()))) {
+        Map<String, String> options = Map.of("warehouse", dir.resolve("warehouse").toString());
+        try (LakeTables lake = new LakeTables(options); LakeTables otherCatalog = new LakeTables(options)) {
             assertThat(lake.commitSafety()).isEqualTo(CommitSafety.ATOMIC_STORAGE);
             CommitRace.createTable(lake, PATH);
-            CommitRace.runAndCheck(lake, PATH, RACES);
+            CommitRace.runAndCheck(lake, otherCatalog, PATH, RACES);
         }
     }
 
@@ -36,10 +37,11 @@ class CommitRaceTest {
     void onAnObjectStoreWithoutACatalogLockTheCommitsOfOneProcessTakeTurns() throws Exception {
         try (S3Server s3 = S3Server.start(dir.resolve("s3"), 0)) {
             s3.createBucket("lake");
-            try (LakeTables lake = new LakeTables(s3.catalogOptions("lake", "warehouse"))) {
+            Map<String, String> options = s3.catalogOptions("lake", "warehouse");
+            try (LakeTables lake = new LakeTables(options); LakeTables otherCatalog = new LakeTables(options)) {
                 assertThat(lake.commitSafety()).isEqualTo(CommitSafety.IN_PROCESS_LOCK_ONLY);
                 CommitRace.createTable(lake, PATH);
-                CommitRace.runAndCheck(lake, PATH, RACES);
+                CommitRace.runAndCheck(lake, otherCatalog, PATH, RACES);
             }
         }
     }
