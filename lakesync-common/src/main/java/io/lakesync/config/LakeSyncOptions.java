@@ -317,10 +317,14 @@ public final class LakeSyncOptions {
     public static final ConfigOption<Boolean> METRICS_REQUIRE_TOKEN =
             key("metrics.require-token")
                     .booleanType()
-                    .defaultValue(false)
+                    // Its labels name every database and table; Prometheus sends a token with 'authorization:
+                    // credentials_file' in its scrape config.
+                    .defaultValue(true)
                     .withDescription(
-                            "Whether GET /metrics needs an API token (any role) like the rest of the API. "
-                                    + "Off by default, so Prometheus scrapes without one.");
+                            "Whether GET /metrics needs an API token (any role, or auth.anonymous-read) like every "
+                                    + "other read: its labels name every database and table. Prometheus sends one "
+                                    + "with 'authorization: {credentials_file: ...}' in its scrape config; set false "
+                                    + "only for scrapers that cannot send one.");
 
     // Several instances (io.lakesync.cluster): membership, the elected instance, the shared switch.
 
