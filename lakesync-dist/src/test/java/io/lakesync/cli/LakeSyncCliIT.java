@@ -2,7 +2,6 @@ package io.lakesync.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,10 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
@@ -42,7 +37,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class LakeSyncCliIT {
 
-    private static final Path LAUNCHER = Path.of("..", "lakesync").toAbsolutePath().normalize();
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern SERVICE_URL = Pattern.compile("Service URL\\s+(http://\\S+)");
@@ -56,7 +50,7 @@ class LakeSyncCliIT {
     @Test
     void localStackServesStopsCleanlyAndResumesOnTheSameDataFolder() throws Exception {
         Path dataDir = tempDir.resolve("data");
-        try (Child first = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
+        try (CliChild first = CliChild.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             String serviceUrl = first.awaitOutput(SERVICE_URL, READY_TIMEOUT);
             assertHealthy(serviceUrl);
@@ -72,13 +66,13 @@ class LakeSyncCliIT {
             assertThat(first.errors()).isEmpty();
             assertThat(LocalServiceUrl.read(dataDir)).as("a stopped stack serves nowhere").isNull();
         }
-        try (Child second = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
+        try (CliChild second = CliChild.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             assertHealthy(second.awaitOutput(SERVICE_URL, READY_TIMEOUT));
             try (Connection connection = connect(second.awaitOutput(BOOTSTRAP, Duration.ZERO))) {
                 assertThat(connection.getAdmin().tableExists(ORDERS).get()).isTrue();
             }
-            second.process.destroy(); // SIGTERM
+            second.process().destroy(); // SIGTERM
             assertThat(second.awaitExit(EXIT_TIMEOUT)).isZero();
             assertThat(second.output()).contains("Stopped; data kept in " + dataDir);
         }
@@ -86,7 +80,7 @@ class LakeSyncCliIT {
 
     @Test
     void serveRunsAgainstAnExistingFlussCluster() throws Exception {
-        try (Child cluster = Child.start(tempDir, "local", "--data-dir", tempDir.resolve("local").toString(),
+        try (CliChild cluster = CliChild.start(tempDir, "local", "--data-dir", tempDir.resolve("local").toString(),
                 "--port", "0", "--fluss-port", "0")) {
             cluster.awaitOutput(SERVICE_URL, READY_TIMEOUT);
             String bootstrap = cluster.awaitOutput(BOOTSTRAP, Duration.ZERO);
@@ -98,16 +92,16 @@ class LakeSyncCliIT {
                     "  metastore: filesystem",
                     "  warehouse: " + warehouse,
                     ""));
-            try (Child serve = Child.start(tempDir, "serve", "--config", config.toString(),
+            try (CliChild serve = CliChild.start(tempDir, "serve", "--config", config.toString(),
                     "--data-dir", tempDir.resolve("serve").toString(), "--port", "0")) {
                 String serviceUrl = serve.awaitOutput(SERVICE_URL, READY_TIMEOUT);
                 assertHealthy(serviceUrl);
                 assertThat(serve.output()).contains("Fluss bootstrap servers  " + bootstrap);
-                serve.process.destroy();
+                serve.process().destroy();
                 assertThat(serve.awaitExit(EXIT_TIMEOUT)).isZero();
                 assertThat(serve.errors()).isEmpty();
             }
-            cluster.process.destroy();
+            cluster.process().destroy();
             assertThat(cluster.awaitExit(EXIT_TIMEOUT)).isZero();
         }
     }
@@ -118,7 +112,7 @@ class LakeSyncCliIT {
         Files.createDirectories(dataDir);
         // The tablet server's folder is a file: it fails after ZooKeeper and the coordinator are up.
         Files.writeString(dataDir.resolve("tablet-server-0"), "not a folder");
-        try (Child child = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
+        try (CliChild child = CliChild.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.START_FAILED);
             assertThat(child.errors().lines()).hasSize(1);
@@ -134,7 +128,7 @@ class LakeSyncCliIT {
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
             int port = taken.getLocalPort();
-            try (Child child = Child.start(tempDir, "local", "--data-dir", tempDir.resolve("data").toString(),
+            try (CliChild child = CliChild.start(tempDir, "local", "--data-dir", tempDir.resolve("data").toString(),
                     "--port", "0", "--fluss-port", String.valueOf(port))) {
                 assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.BAD_INPUT);
                 assertThat(child.errors().lines()).hasSize(1);
@@ -145,7 +139,7 @@ class LakeSyncCliIT {
 
     @Test
     void serveWithoutFlussAddressEndsTheProcessNamingTheKey() throws Exception {
-        try (Child child = Child.start(tempDir, "serve", "--data-dir", tempDir.resolve("data").toString(),
+        try (CliChild child = CliChild.start(tempDir, "serve", "--data-dir", tempDir.resolve("data").toString(),
                 "--port", "0")) {
             assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.BAD_INPUT);
             assertThat(child.errors().lines()).hasSize(1);
@@ -181,88 +175,6 @@ class LakeSyncCliIT {
                     .property("table.datalake.enabled", "true")
                     .build();
             admin.createTable(ORDERS, descriptor, false).get();
-        }
-    }
-
-    /** One run of {@code ./lakesync} in a child process, its stdout and stderr going to files. */
-    private static final class Child implements AutoCloseable {
-
-        private final Process process;
-        private final Path out;
-        private final Path err;
-
-        private Child(Process process, Path out, Path err) {
-            this.process = process;
-            this.out = out;
-            this.err = err;
-        }
-
-        static Child start(Path workDir, String... args) throws IOException {
-            List<String> command = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
-            command.addAll(List.of(args));
-            Path out = Files.createTempFile(workDir, "stdout", ".txt");
-            Path err = Files.createTempFile(workDir, "stderr", ".txt");
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .directory(workDir.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            builder.environment().put("LAKESYNC_SKIP_BUILD", "1");
-            return new Child(builder.start(), out, err);
-        }
-
-        /** Waits for a line of stdout matching {@code pattern} and returns its first group. */
-        String awaitOutput(Pattern pattern, Duration timeout) throws Exception {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                Matcher matcher = pattern.matcher(output());
-                if (matcher.find()) {
-                    return matcher.group(1);
-                }
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("No output matching '" + pattern + "' within " + timeout
-                            + (process.isAlive() ? "" : " (exited " + process.exitValue() + ")")
-                            + ". stdout:\n" + output() + "\nstderr:\n" + errors());
-                }
-                Thread.sleep(100);
-            }
-        }
-
-        int awaitExit(Duration timeout) throws Exception {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("Still running after " + timeout + ". stdout:\n" + output());
-            }
-            return process.exitValue();
-        }
-
-        void signal(String name) throws Exception {
-            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
-            assertThat(kill.waitFor()).isZero();
-        }
-
-        /** Whether the process ignores {@code signal}, from the SigIgn mask in /proc/PID/status. */
-        boolean ignores(int signal) throws IOException {
-            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
-                if (line.startsWith("SigIgn:")) {
-                    long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
-                    return (mask & (1L << (signal - 1))) != 0;
-                }
-            }
-            return false;
-        }
-
-        String output() throws IOException {
-            return Files.readString(out);
-        }
-
-        String errors() throws IOException {
-            return Files.readString(err);
-        }
-
-        @Override
-        public void close() throws Exception {
-            process.destroyForcibly();
-            process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
     }
 }
