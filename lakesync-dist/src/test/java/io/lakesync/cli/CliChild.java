@@ -17,12 +17,12 @@ import java.util.regex.Pattern;
  * One run of the packaged {@code ./lakesync} (what the build packaged) in a child process, its stdout and stderr
  * going to files. The launcher execs java, so {@link #process()} is the JVM's.
  */
-record CliChild(Process process, Path out, Path err) implements AutoCloseable {
+public record CliChild(Process process, Path out, Path err) implements AutoCloseable {
 
     private static final Path LAUNCHER = Path.of("..", "lakesync").toAbsolutePath().normalize();
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
 
-    static CliChild start(Path workDir, String... args) throws IOException {
+    public static CliChild start(Path workDir, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
         command.addAll(List.of(args));
         Path out = Files.createTempFile(workDir, "stdout", ".txt");
@@ -33,11 +33,13 @@ record CliChild(Process process, Path out, Path err) implements AutoCloseable {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile());
         builder.environment().put("LAKESYNC_SKIP_BUILD", "1");
+        // C1 only, as the test JVMs run (the root pom's lakesync.test.jit): a child's start-up costs less CPU.
+        builder.environment().put("LAKESYNC_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
         return new CliChild(builder.start(), out, err);
     }
 
     /** Waits for a line of stdout matching {@code pattern} and returns its first group. */
-    String awaitOutput(Pattern pattern, Duration timeout) throws Exception {
+    public String awaitOutput(Pattern pattern, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             Matcher matcher = pattern.matcher(output());
@@ -53,20 +55,20 @@ record CliChild(Process process, Path out, Path err) implements AutoCloseable {
         }
     }
 
-    int awaitExit(Duration timeout) throws Exception {
+    public int awaitExit(Duration timeout) throws Exception {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("Still running after " + timeout + ". stdout:\n" + output());
         }
         return process.exitValue();
     }
 
-    void signal(String name) throws Exception {
+    public void signal(String name) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
         assertThat(kill.waitFor()).isZero();
     }
 
     /** Whether the process ignores {@code signal}, from the SigIgn mask in /proc/PID/status. */
-    boolean ignores(int signal) throws IOException {
+    public boolean ignores(int signal) throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
             if (line.startsWith("SigIgn:")) {
                 long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
@@ -77,16 +79,16 @@ record CliChild(Process process, Path out, Path err) implements AutoCloseable {
     }
 
     /** The process's arguments as every user of the machine sees them, separated by spaces. */
-    String commandLine() throws IOException {
+    public String commandLine() throws IOException {
         byte[] raw = Files.readAllBytes(Path.of("/proc", String.valueOf(process.pid()), "cmdline"));
         return new String(raw, StandardCharsets.UTF_8).replace('\0', ' ');
     }
 
-    String output() throws IOException {
+    public String output() throws IOException {
         return Files.readString(out);
     }
 
-    String errors() throws IOException {
+    public String errors() throws IOException {
         return Files.readString(err);
     }
 
