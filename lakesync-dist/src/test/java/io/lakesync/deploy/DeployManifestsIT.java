@@ -41,8 +41,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * with exactly the ConfigMap's lakesync.yaml, only its host names replaced by this test's Fluss cluster, PostgreSQL
  * and S3 server (the data folder and port are given per instance, as a pod's emptyDir and address are its own),
  * and the Secret's keys as files (no warm-up: it only makes the first rounds faster). A log table and a primary-key table written while they run land in the Paimon
- * tables (JDBC catalog in PostgreSQL, data on S3) every row exactly once, and no instance's command line shows a
- * secret.
+ * tables (JDBC catalog in PostgreSQL, data on S3) every row exactly once, and no instance's command line, output
+ * or log shows a secret.
  */
 class DeployManifestsIT extends TieringTestBase {
 
@@ -134,6 +134,11 @@ class DeployManifestsIT extends TieringTestBase {
             JsonNode members = JSON.readTree(call("GET", urls.get(2), "/api/v1/instances").body());
             assertThat(members.get("instances").findValuesAsText("id"))
                     .containsExactlyInAnyOrder("lakesync-0", "lakesync-1", "lakesync-2");
+            for (int pod = 0; pod < 3; pod++) {
+                String printed = instances.get(pod).output() + instances.get(pod).errors()
+                        + Files.readString(root.resolve("pod-" + pod).resolve("logs").resolve("lakesync.log"));
+                assertThat(secrets.values()).allSatisfy(secret -> assertThat(printed).doesNotContain(secret));
+            }
         } finally {
             for (CliChild instance : instances) {
                 instance.close();
