@@ -65,7 +65,7 @@ public final class LakeSyncConfig {
             readFromFiles.addAll(fromYaml.readFromFiles());
             source = file + " or the command line";
         }
-        FileReferences.Resolved fromCommandLine = FileReferences.resolve(overrides, "the command line");
+        FileReferences.Resolved fromCommandLine = FileReferences.resolve(overrides, "command line");
         merged.putAll(fromCommandLine.values());
         fromCommandLine.values().keySet().forEach(readFromFiles::remove);
         readFromFiles.addAll(fromCommandLine.readFromFiles());
@@ -123,7 +123,8 @@ public final class LakeSyncConfig {
                 throw new ConfigException(
                         "Invalid value " + (secret ? HIDDEN_VALUE : "'" + value + "'") + " for config key '"
                                 + option.key() + "' in " + source + ": "
-                                + (secret ? problem.replace(value, HIDDEN_VALUE) : problem) + ". Default: "
+                                + (secret && !value.isEmpty() ? problem.replace(value, HIDDEN_VALUE) : problem)
+                                + ". Default: "
                                 + displayed(option.defaultValue()) + ".");
             }
         }

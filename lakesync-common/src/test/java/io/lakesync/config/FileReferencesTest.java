@@ -64,13 +64,14 @@ class FileReferencesTest {
         assertThatThrownBy(() -> LakeSyncConfig.load(null, Map.of("datalake.paimon.jdbc.password", "@" + tempDir)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("Cannot read config key 'datalake.paimon.jdbc.password' from file " + tempDir
-                        + " (given as '@" + tempDir + "' in the command line): cannot read it (a folder); give a "
+                        + " (given as '@" + tempDir + "' in command line): cannot read it (a folder); give a "
                         + "file lakesync may read, holding only the value.");
     }
 
     @Test
     void anInvalidValueReadFromAFileIsNotRepeated() throws IOException {
-        Map<String, String> readFromFiles = Map.of("service.port", "not-a-port-but-a-secret", "datalake.format", "iceberg");
+        Map<String, String> readFromFiles =
+                Map.of("service.port", "not-a-port-but-a-secret", "datalake.format", "iceberg");
         for (Map.Entry<String, String> entry : readFromFiles.entrySet()) {
             Path value = file(entry.getKey(), entry.getValue());
             assertThatThrownBy(() -> LakeSyncConfig.load(null, Map.of(entry.getKey(), "@" + value)))
@@ -79,6 +80,16 @@ class FileReferencesTest {
                             + entry.getKey() + "'")
                     .hasMessageNotContaining(entry.getValue());
         }
+    }
+
+    @Test
+    void anEmptyValueReadFromAFileIsNamedOnce() throws IOException {
+        Path empty = file("workers", "\n");
+        assertThatThrownBy(() -> LakeSyncConfig.load(null, Map.of("tiering.workers", "@" + empty)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("Invalid value (not shown: a secret or read from a file) for config key "
+                        + "'tiering.workers' in command line: ")
+                .satisfies(e -> assertThat(e.getMessage().split("not shown", -1)).hasSize(2));
     }
 
     @Test
