@@ -58,12 +58,13 @@ class SecretFilesIT {
                     "tiering.warm-up: false",
                     ""));
             Path dataDir = dir.resolve("serve");
+            String statePassword = "state.jdbc-password=@" + secrets.resolve("state-password");
             try (CliChild serve = CliChild.start(dir, "serve", "--config", config.toString(), "--data-dir",
-                    dataDir.toString(), "--port", "0", "--set", "state.jdbc-password=@" + secrets.resolve("state-password"))) {
+                    dataDir.toString(), "--port", "0", "--set", statePassword)) {
                 URI url = URI.create(serve.awaitOutput(SERVICE_URL, TIMEOUT));
 
                 String commandLine = serve.commandLine();
-                assertThat(commandLine).contains("lakesync-dist.jar serve", "state.jdbc-password=@" + secrets.resolve("state-password"));
+                assertThat(commandLine).contains("lakesync-dist.jar serve", statePassword);
                 assertThat(SECRETS.values()).allSatisfy(secret -> assertThat(commandLine).doesNotContain(secret));
 
                 assertThat(get(url, "/health", null).body()).isEqualTo("{\"status\":\"UP\"}");
@@ -91,8 +92,9 @@ class SecretFilesIT {
                 missing, "lakesync: Cannot read config key 'auth.tokens' from file " + missing,
                 placeholder, "lakesync: Entry 1 of config key 'auth.tokens' (token 'ops') still holds a placeholder");
         for (Map.Entry<Path, String> tokens : expected.entrySet()) {
-            try (CliChild serve = CliChild.start(dir, "serve", "--data-dir", dir.resolve("data").toString(), "--port", "0",
-                    "--set", "fluss.bootstrap.servers=127.0.0.1:1", "--set", "auth.tokens=@" + tokens.getKey())) {
+            try (CliChild serve = CliChild.start(dir, "serve", "--data-dir", dir.resolve("data").toString(),
+                    "--port", "0", "--set", "fluss.bootstrap.servers=127.0.0.1:1",
+                    "--set", "auth.tokens=@" + tokens.getKey())) {
                 assertThat(serve.awaitExit(TIMEOUT)).isEqualTo(LakeSyncCli.BAD_INPUT);
                 assertThat(serve.errors().lines()).hasSize(1);
                 assertThat(serve.errors()).startsWith(tokens.getValue()).doesNotContain("change-me-to");

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.yaml.snakeyaml.Yaml;
 
-/** The shipped Kubernetes manifests (deploy/kubernetes), read for the tests, and their config set up on this machine. */
+/** The shipped Kubernetes manifests (deploy/kubernetes) read for the tests, their config set up on this machine. */
 final class DeployManifests {
 
     private static final Path MANIFESTS = Path.of("..", "deploy", "kubernetes");
@@ -24,7 +24,8 @@ final class DeployManifests {
         List<Map<String, Object>> objects = new ArrayList<>();
         try (Stream<Path> files = Files.list(MANIFESTS)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-                new Yaml().loadAll(Files.readString(file)).forEach(document -> objects.add((Map<String, Object>) document));
+                new Yaml().loadAll(Files.readString(file))
+                        .forEach(document -> objects.add((Map<String, Object>) document));
             }
         }
         return objects;

@@ -39,10 +39,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The shipped manifests served for real: three {@code lakesync serve} processes (the Deployment's replicas) run
  * with exactly the ConfigMap's lakesync.yaml, only its host names replaced by this test's Fluss cluster, PostgreSQL
- * and S3 server (the data folder and port are given per instance, as a pod's emptyDir and address are its own),
- * and the Secret's keys as files (no warm-up: it only makes the first rounds faster). A log table and a primary-key table written while they run land in the Paimon
- * tables (JDBC catalog in PostgreSQL, data on S3) every row exactly once, and no instance's command line, output
- * or log shows a secret.
+ * and S3 server (the data folder and port are given per instance, as a pod's emptyDir and address are its own; no
+ * warm-up, which only makes the first rounds faster), and the Secret's keys as files. A log table and a
+ * primary-key table written while they run land in the Paimon tables (JDBC catalog in PostgreSQL, data on S3)
+ * every row exactly once, and no instance's command line, output or log shows a secret.
  */
 class DeployManifestsIT extends TieringTestBase {
 

@@ -84,7 +84,8 @@ class DeployManifestsTest {
     @Test
     void theSecretsPlaceholderTokensAreRefusedAtStart() throws IOException {
         String tokens = secretData().get("auth-tokens");
-        assertThatThrownBy(() -> Authenticator.fromConfig(LakeSyncConfig.fromMap(Map.of("auth.tokens", tokens), "test")))
+        LakeSyncConfig config = LakeSyncConfig.fromMap(Map.of("auth.tokens", tokens), "test");
+        assertThatThrownBy(() -> Authenticator.fromConfig(config))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("Entry 1 of config key 'auth.tokens' (token 'ops') still holds a placeholder")
                 .hasMessageNotContaining(tokens.split(",")[0].split(":")[2]);

@@ -24,9 +24,9 @@ import java.util.function.Supplier;
  *   DOWN ───── the tiering engine reports itself unhealthy                                   HTTP 503
  * </pre>
  *
- * {@code reasons} names every problem, empty when UP. Probes send no token, and the rest (reasons, the Fluss cluster,
- * version, uptime) tells an outsider what the instance syncs from: a call without a token that may read (see
- * {@link Authenticator}) gets only {@code {"status": ...}}, with the same HTTP status.
+ * {@code reasons} names every problem, empty when UP. Probes send no token, and the rest (reasons, the Fluss
+ * cluster, version, uptime) tells an outsider what the instance syncs from: a call without a token that may read
+ * (see {@link Authenticator}) gets only {@code {"status": ...}}, with the same HTTP status.
  */
 final class HealthRoutes implements HttpRoutes {
 
