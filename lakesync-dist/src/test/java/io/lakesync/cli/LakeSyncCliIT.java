@@ -50,7 +50,7 @@ class LakeSyncCliIT {
     @Test
     void localStackServesStopsCleanlyAndResumesOnTheSameDataFolder() throws Exception {
         Path dataDir = tempDir.resolve("data");
-        try (CliChild first = CliChild.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
+        try (Child first = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             String serviceUrl = first.awaitOutput(SERVICE_URL, READY_TIMEOUT);
             assertHealthy(serviceUrl);
@@ -66,13 +66,13 @@ class LakeSyncCliIT {
             assertThat(first.errors()).isEmpty();
             assertThat(LocalServiceUrl.read(dataDir)).as("a stopped stack serves nowhere").isNull();
         }
-        try (CliChild second = CliChild.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
+        try (Child second = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             assertHealthy(second.awaitOutput(SERVICE_URL, READY_TIMEOUT));
             try (Connection connection = connect(second.awaitOutput(BOOTSTRAP, Duration.ZERO))) {
                 assertThat(connection.getAdmin().tableExists(ORDERS).get()).isTrue();
             }
-            second.process().destroy(); // SIGTERM
+            second.process.destroy(); // SIGTERM
             assertThat(second.awaitExit(EXIT_TIMEOUT)).isZero();
             assertThat(second.output()).contains("Stopped; data kept in " + dataDir);
         }
@@ -80,7 +80,7 @@ class LakeSyncCliIT {
 
     @Test
     void serveRunsAgainstAnExistingFlussCluster() throws Exception {
-        try (CliChild cluster = CliChild.start(tempDir, "local", "--data-dir", tempDir.resolve("local").toString(),
+        try (Child cluster = Child.start(tempDir, "local", "--data-dir", tempDir.resolve("local").toString(),
                 "--port", "0", "--fluss-port", "0")) {
             cluster.awaitOutput(SERVICE_URL, READY_TIMEOUT);
             String bootstrap = cluster.awaitOutput(BOOTSTRAP, Duration.ZERO);
@@ -92,16 +92,16 @@ class LakeSyncCliIT {
                     "  metastore: filesystem",
                     "  warehouse: " + warehouse,
                     ""));
-            try (CliChild serve = CliChild.start(tempDir, "serve", "--config", config.toString(),
+            try (Child serve = Child.start(tempDir, "serve", "--config", config.toString(),
                     "--data-dir", tempDir.resolve("serve").toString(), "--port", "0")) {
                 String serviceUrl = serve.awaitOutput(SERVICE_URL, READY_TIMEOUT);
                 assertHealthy(serviceUrl);
                 assertThat(serve.output()).contains("Fluss bootstrap servers  " + bootstrap);
-                serve.process().destroy();
+                serve.process.destroy();
                 assertThat(serve.awaitExit(EXIT_TIMEOUT)).isZero();
                 assertThat(serve.errors()).isEmpty();
             }
-            cluster.process().destroy();
+            cluster.process.destroy();
             assertThat(cluster.awaitExit(EXIT_TIMEOUT)).isZero();
         }
     }
@@ -112,7 +112,7 @@ class LakeSyncCliIT {
         Files.createDirectories(dataDir);
         // The tablet server's folder is a file: it fails after ZooKeeper and the coordinator are up.
         Files.writeString(dataDir.resolve("tablet-server-0"), "not a folder");
-        try (CliChild child = CliChild.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
+        try (Child child = Child.start(tempDir, "local", "--data-dir", dataDir.toString(), "--port", "0",
                 "--fluss-port", "0")) {
             assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.START_FAILED);
             assertThat(child.errors().lines()).hasSize(1);
@@ -128,7 +128,7 @@ class LakeSyncCliIT {
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
             int port = taken.getLocalPort();
-            try (CliChild child = CliChild.start(tempDir, "local", "--data-dir", tempDir.resolve("data").toString(),
+            try (Child child = Child.start(tempDir, "local", "--data-dir", tempDir.resolve("data").toString(),
                     "--port", "0", "--fluss-port", String.valueOf(port))) {
                 assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.BAD_INPUT);
                 assertThat(child.errors().lines()).hasSize(1);
@@ -139,7 +139,7 @@ class LakeSyncCliIT {
 
     @Test
     void serveWithoutFlussAddressEndsTheProcessNamingTheKey() throws Exception {
-        try (CliChild child = CliChild.start(tempDir, "serve", "--data-dir", tempDir.resolve("data").toString(),
+        try (Child child = Child.start(tempDir, "serve", "--data-dir", tempDir.resolve("data").toString(),
                 "--port", "0")) {
             assertThat(child.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.BAD_INPUT);
             assertThat(child.errors().lines()).hasSize(1);

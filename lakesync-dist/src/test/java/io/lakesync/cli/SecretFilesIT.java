@@ -59,7 +59,7 @@ class SecretFilesIT {
                     ""));
             Path dataDir = dir.resolve("serve");
             String statePassword = "state.jdbc-password=@" + secrets.resolve("state-password");
-            try (CliChild serve = CliChild.start(dir, "serve", "--config", config.toString(), "--data-dir",
+            try (Child serve = Child.start(dir, "serve", "--config", config.toString(), "--data-dir",
                     dataDir.toString(), "--port", "0", "--set", statePassword)) {
                 URI url = URI.create(serve.awaitOutput(SERVICE_URL, TIMEOUT));
 
@@ -73,7 +73,7 @@ class SecretFilesIT {
                 assertThat(get(url, "/metrics", null).statusCode()).isEqualTo(401);
                 assertThat(get(url, "/metrics", TOKEN).statusCode()).isEqualTo(200);
 
-                serve.process().destroy();
+                serve.process.destroy();
                 assertThat(serve.awaitExit(TIMEOUT)).isZero();
                 String printed = serve.output() + serve.errors()
                         + Files.readString(dataDir.resolve("logs").resolve("lakesync.log"));
@@ -92,7 +92,7 @@ class SecretFilesIT {
                 missing, "lakesync: Cannot read config key 'auth.tokens' from file " + missing,
                 placeholder, "lakesync: Entry 1 of config key 'auth.tokens' (token 'ops') still holds a placeholder");
         for (Map.Entry<Path, String> tokens : expected.entrySet()) {
-            try (CliChild serve = CliChild.start(dir, "serve", "--data-dir", dir.resolve("data").toString(),
+            try (Child serve = Child.start(dir, "serve", "--data-dir", dir.resolve("data").toString(),
                     "--port", "0", "--set", "fluss.bootstrap.servers=127.0.0.1:1",
                     "--set", "auth.tokens=@" + tokens.getKey())) {
                 assertThat(serve.awaitExit(TIMEOUT)).isEqualTo(LakeSyncCli.BAD_INPUT);

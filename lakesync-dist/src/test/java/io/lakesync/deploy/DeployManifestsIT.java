@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lakesync.cli.CliChild;
+import io.lakesync.cli.Child;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.local.S3Server;
@@ -96,17 +96,17 @@ class DeployManifestsIT extends TieringTestBase {
     @Test
     void threeInstancesServeTheManifestsConfigAndTierEveryRowOnce() throws Exception {
         Path config = configFile(root.resolve("pods"), secrets, hosts);
-        List<CliChild> instances = new ArrayList<>();
+        List<Child> instances = new ArrayList<>();
         try {
             for (int pod = 0; pod < 3; pod++) {
-                instances.add(CliChild.start(root, "serve", "--config", config.toString(),
+                instances.add(Child.start(root, "serve", "--config", config.toString(),
                         "--set", "cluster.instance-id=lakesync-" + pod,
                         "--data-dir", root.resolve("pod-" + pod).toString(), "--port", "0",
                         // Only shortens the first rounds; three warm-ups at once on two cores took most of a minute.
                         "--set", "tiering.warm-up=false"));
             }
             List<URI> urls = new ArrayList<>();
-            for (CliChild instance : instances) {
+            for (Child instance : instances) {
                 urls.add(URI.create(instance.awaitOutput(SERVICE_URL, START_TIMEOUT)));
                 String commandLine = instance.commandLine();
                 assertThat(commandLine).contains("lakesync-dist.jar serve --config " + config);
@@ -140,7 +140,7 @@ class DeployManifestsIT extends TieringTestBase {
                 assertThat(secrets.values()).allSatisfy(secret -> assertThat(printed).doesNotContain(secret));
             }
         } finally {
-            for (CliChild instance : instances) {
+            for (Child instance : instances) {
                 instance.close();
             }
         }

@@ -15,27 +15,36 @@ import java.util.regex.Pattern;
 
 /**
  * One run of the packaged {@code ./lakesync} (what the build packaged) in a child process, its stdout and stderr
- * going to files. The launcher execs java, so {@link #process()} is the JVM's.
+ * going to files in a folder of its own. The launcher execs java, so {@link #process} is the JVM's.
  */
-public record CliChild(Process process, Path out, Path err) implements AutoCloseable {
+public final class Child implements AutoCloseable {
 
     private static final Path LAUNCHER = Path.of("..", "lakesync").toAbsolutePath().normalize();
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
+    private static final String STDOUT = "stdout.txt";
+    private static final String STDERR = "stderr.txt";
 
-    public static CliChild start(Path workDir, String... args) throws IOException {
+    public final Process process;
+    private final Path outputs;
+
+    private Child(Process process, Path outputs) {
+        this.process = process;
+        this.outputs = outputs;
+    }
+
+    public static Child start(Path workDir, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
         command.addAll(List.of(args));
-        Path out = Files.createTempFile(workDir, "stdout", ".txt");
-        Path err = Files.createTempFile(workDir, "stderr", ".txt");
+        Path outputs = Files.createTempDirectory(workDir, "child");
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(workDir.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile());
+                .redirectOutput(outputs.resolve(STDOUT).toFile())
+                .redirectError(outputs.resolve(STDERR).toFile());
         builder.environment().put("LAKESYNC_SKIP_BUILD", "1");
         // C1 only, as the test JVMs run (the root pom's lakesync.test.jit): a child's start-up costs less CPU.
         builder.environment().put("LAKESYNC_JAVA_OPTS", "-XX:TieredStopAtLevel=1");
-        return new CliChild(builder.start(), out, err);
+        return new Child(builder.start(), outputs);
     }
 
     /** Waits for a line of stdout matching {@code pattern} and returns its first group. */
@@ -85,11 +94,11 @@ public record CliChild(Process process, Path out, Path err) implements AutoClose
     }
 
     public String output() throws IOException {
-        return Files.readString(out);
+        return Files.readString(outputs.resolve(STDOUT));
     }
 
     public String errors() throws IOException {
-        return Files.readString(err);
+        return Files.readString(outputs.resolve(STDERR));
     }
 
     @Override
