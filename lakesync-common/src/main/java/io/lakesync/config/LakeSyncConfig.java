@@ -33,6 +33,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 public final class LakeSyncConfig {
 
     private static final Set<String> FLUSS_CLIENT_KEYS = flussOptionKeys();
+    private static final String HIDDEN_VALUE = "(not shown: a secret or read from a file)";
 
     private final Configuration options;
     private final Map<String, String> flussClientOptions;
@@ -50,20 +51,34 @@ public final class LakeSyncConfig {
         return fromMap(Map.of(), "defaults");
     }
 
-    /** Loads {@code file} (which may be null for none) and applies {@code overrides} on top. */
+    /**
+     * Loads {@code file} (which may be null for none) and applies {@code overrides} on top. In both, a value
+     * {@code @FILE} is the content of that file (see {@link FileReferences}), the way to give secrets.
+     */
     public static LakeSyncConfig load(Path file, Map<String, String> overrides) {
         Map<String, String> merged = new LinkedHashMap<>();
+        Set<String> readFromFiles = new HashSet<>();
         String source = "command line";
         if (file != null) {
-            merged.putAll(readYaml(file));
+            FileReferences.Resolved fromYaml = FileReferences.resolve(readYaml(file), file.toString());
+            merged.putAll(fromYaml.values());
+            readFromFiles.addAll(fromYaml.readFromFiles());
             source = file + " or the command line";
         }
-        merged.putAll(overrides);
-        return fromMap(merged, source);
+        FileReferences.Resolved fromCommandLine = FileReferences.resolve(overrides, "command line");
+        merged.putAll(fromCommandLine.values());
+        fromCommandLine.values().keySet().forEach(readFromFiles::remove);
+        readFromFiles.addAll(fromCommandLine.readFromFiles());
+        return fromMap(merged, source, readFromFiles);
     }
 
     /** Validates flat {@code key -> value} pairs; {@code source} says where they came from, for errors. */
     public static LakeSyncConfig fromMap(Map<String, String> raw, String source) {
+        return fromMap(raw, source, Set.of());
+    }
+
+    /** As {@link #fromMap(Map, String)}; the values of {@code hidden} keys are never repeated in an error. */
+    private static LakeSyncConfig fromMap(Map<String, String> raw, String source, Set<String> hidden) {
         Map<String, ConfigOption<?>> declared = new LinkedHashMap<>();
         for (ConfigOption<?> option : LakeSyncOptions.all()) {
             declared.put(option.key(), option);
@@ -103,9 +118,13 @@ public final class LakeSyncConfig {
                 problem = rootMessage(e);
             }
             if (problem != null) {
+                String value = raw.get(option.key());
+                boolean secret = isHidden(option.key(), hidden);
                 throw new ConfigException(
-                        "Invalid value '" + raw.get(option.key()) + "' for config key '" + option.key()
-                                + "' in " + source + ": " + problem + ". Default: "
+                        "Invalid value " + (secret ? HIDDEN_VALUE : "'" + value + "'") + " for config key '"
+                                + option.key() + "' in " + source + ": "
+                                + (secret && !value.isEmpty() ? problem.replace(value, HIDDEN_VALUE) : problem)
+                                + ". Default: "
                                 + displayed(option.defaultValue()) + ".");
             }
         }
@@ -118,9 +137,11 @@ public final class LakeSyncConfig {
                             + "twice '" + LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key() + "' (" + displayed(heartbeat)
                             + "), or an instance would count as dead between two of its heartbeats.");
         }
-        if (!"paimon".equals(options.get(LakeSyncOptions.DATALAKE_FORMAT))) {
+        String format = options.get(LakeSyncOptions.DATALAKE_FORMAT);
+        if (!"paimon".equals(format)) {
             throw new ConfigException(
-                    "Invalid value '" + options.get(LakeSyncOptions.DATALAKE_FORMAT) + "' for config key '"
+                    "Invalid value " + (isHidden(LakeSyncOptions.DATALAKE_FORMAT.key(), hidden) ? HIDDEN_VALUE
+                            : "'" + format + "'") + " for config key '"
                             + LakeSyncOptions.DATALAKE_FORMAT.key() + "' in " + source
                             + ": only 'paimon' is supported.");
         }
@@ -203,6 +224,11 @@ public final class LakeSyncConfig {
                 out.put(key, String.valueOf(value));
             }
         }
+    }
+
+    /** Whether an error must not repeat the value of {@code key}: a secret, or read from a file. */
+    private static boolean isHidden(String key, Set<String> readFromFiles) {
+        return readFromFiles.contains(key) || LakeSyncOptions.isSecret(key);
     }
 
     private static String displayed(Object value) {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import org.apache.fluss.config.ConfigOption;
 import org.apache.fluss.config.Password;
 
@@ -333,10 +334,14 @@ public final class LakeSyncOptions {
     public static final ConfigOption<Boolean> METRICS_REQUIRE_TOKEN =
             key("metrics.require-token")
                     .booleanType()
-                    .defaultValue(false)
+                    // Its labels name every database and table; Prometheus sends a token with 'authorization:
+                    // credentials_file' in its scrape config.
+                    .defaultValue(true)
                     .withDescription(
-                            "Whether GET /metrics needs an API token (any role) like the rest of the API. "
-                                    + "Off by default, so Prometheus scrapes without one.");
+                            "Whether GET /metrics needs an API token (any role, or auth.anonymous-read) like every "
+                                    + "other read: its labels name every database and table. Prometheus sends one "
+                                    + "with 'authorization: {credentials_file: ...}' in its scrape config; set false "
+                                    + "only for scrapers that cannot send one.");
 
     // Several instances (io.lakesync.cluster): membership, the elected instance, the shared switch.
 
@@ -476,7 +481,29 @@ public final class LakeSyncOptions {
                                     + "cluster uses are provisioned usage, the rest pay-as-you-go "
                                     + "(lakesync usage, GET /api/v1/usage).");
 
+    /**
+     * Parts of a passthrough key that mark its value as a secret, for example Paimon's {@code jdbc.password},
+     * {@code s3.access-key} and {@code s3.secret-key}, Fluss's {@code client.security.sasl.password} and
+     * {@code client.security.sasl.jaas.config}.
+     */
+    private static final List<String> SECRET_KEY_PARTS =
+            List.of("password", "secret", "access-key", "accesskey", "access.key", "jaas", "token", "credential");
+
     private LakeSyncOptions() {}
+
+    /**
+     * Whether the value of {@code key} is a secret: one of the {@link Password} options, or a passthrough key
+     * named like one. Errors never repeat such a value; give it as {@code @FILE} rather than on a command line.
+     */
+    public static boolean isSecret(String key) {
+        for (ConfigOption<?> option : all()) {
+            if (option.key().equals(key)) {
+                return option.getClazz() == Password.class;
+            }
+        }
+        String lower = key.toLowerCase(Locale.ROOT);
+        return SECRET_KEY_PARTS.stream().anyMatch(lower::contains);
+    }
 
     /**
      * Why {@code value} cannot work for {@code option}, or null if it can. Every duration must be more than zero:

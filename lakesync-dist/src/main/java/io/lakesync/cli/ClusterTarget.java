@@ -22,7 +22,8 @@ final class ClusterTarget {
             description = "The lakesync config file naming the Fluss cluster and the lake; default: the local stack.")
     private Path file;
 
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Sets any config key, over the file; repeatable.")
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Sets any config key, over the file; repeatable. "
+            + "KEY=@FILE reads the value from FILE: give secrets so, never on the command line.")
     private Map<String, String> set = new LinkedHashMap<>();
 
     /** The validated configuration, its Fluss bootstrap servers and lake filled in for a local stack in {@code dataDir}. */

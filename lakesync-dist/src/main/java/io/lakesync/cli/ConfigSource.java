@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Where a command's configuration comes from: the YAML file, overridden by {@code --set} pairs, overridden by
- * the named flags. The result is validated at once, so a bad key fails before anything starts.
+ * the named flags. The result is validated at once, so a bad key fails before anything starts. In the file and in
+ * {@code --set}, a value {@code @FILE} is read from that file, which is how secrets are given.
  */
 final class ConfigSource {
 
@@ -19,7 +20,8 @@ final class ConfigSource {
     @Option(
             names = "--set",
             paramLabel = "KEY=VALUE",
-            description = "Sets any config key, over the file; repeatable.")
+            description = "Sets any config key, over the file; repeatable. KEY=@FILE reads the value from FILE: "
+                    + "give secrets so, never on the command line.")
     private Map<String, String> set = new LinkedHashMap<>();
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "Sets data.dir, the data folder.")

@@ -2,7 +2,6 @@ package io.lakesync.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,10 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
@@ -42,7 +37,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class LakeSyncCliIT {
 
-    private static final Path LAUNCHER = Path.of("..", "lakesync").toAbsolutePath().normalize();
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern SERVICE_URL = Pattern.compile("Service URL\\s+(http://\\S+)");
@@ -181,88 +175,6 @@ class LakeSyncCliIT {
                     .property("table.datalake.enabled", "true")
                     .build();
             admin.createTable(ORDERS, descriptor, false).get();
-        }
-    }
-
-    /** One run of {@code ./lakesync} in a child process, its stdout and stderr going to files. */
-    private static final class Child implements AutoCloseable {
-
-        private final Process process;
-        private final Path out;
-        private final Path err;
-
-        private Child(Process process, Path out, Path err) {
-            this.process = process;
-            this.out = out;
-            this.err = err;
-        }
-
-        static Child start(Path workDir, String... args) throws IOException {
-            List<String> command = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
-            command.addAll(List.of(args));
-            Path out = Files.createTempFile(workDir, "stdout", ".txt");
-            Path err = Files.createTempFile(workDir, "stderr", ".txt");
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .directory(workDir.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            builder.environment().put("LAKESYNC_SKIP_BUILD", "1");
-            return new Child(builder.start(), out, err);
-        }
-
-        /** Waits for a line of stdout matching {@code pattern} and returns its first group. */
-        String awaitOutput(Pattern pattern, Duration timeout) throws Exception {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (true) {
-                Matcher matcher = pattern.matcher(output());
-                if (matcher.find()) {
-                    return matcher.group(1);
-                }
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("No output matching '" + pattern + "' within " + timeout
-                            + (process.isAlive() ? "" : " (exited " + process.exitValue() + ")")
-                            + ". stdout:\n" + output() + "\nstderr:\n" + errors());
-                }
-                Thread.sleep(100);
-            }
-        }
-
-        int awaitExit(Duration timeout) throws Exception {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new AssertionError("Still running after " + timeout + ". stdout:\n" + output());
-            }
-            return process.exitValue();
-        }
-
-        void signal(String name) throws Exception {
-            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
-            assertThat(kill.waitFor()).isZero();
-        }
-
-        /** Whether the process ignores {@code signal}, from the SigIgn mask in /proc/PID/status. */
-        boolean ignores(int signal) throws IOException {
-            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
-                if (line.startsWith("SigIgn:")) {
-                    long mask = Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16);
-                    return (mask & (1L << (signal - 1))) != 0;
-                }
-            }
-            return false;
-        }
-
-        String output() throws IOException {
-            return Files.readString(out);
-        }
-
-        String errors() throws IOException {
-            return Files.readString(err);
-        }
-
-        @Override
-        public void close() throws Exception {
-            process.destroyForcibly();
-            process.waitFor(EXIT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
     }
 }

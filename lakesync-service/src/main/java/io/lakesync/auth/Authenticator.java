@@ -29,6 +29,8 @@ public final class Authenticator {
     /** RFC 6750 b64token: what may follow "Bearer ". */
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9._~+/-]+=*");
     private static final String BEARER = "Bearer ";
+    /** What the placeholder tokens of the shipped manifests (deploy/kubernetes/secret.yaml) hold. */
+    private static final Pattern PLACEHOLDER = Pattern.compile("change-?me", Pattern.CASE_INSENSITIVE);
 
     private record Entry(Principal principal, byte[] hash) {}
 
@@ -76,7 +78,8 @@ public final class Authenticator {
     /**
      * Parses {@code name:role:token} entries separated by commas; blank entries are skipped.
      *
-     * @throws ConfigException naming {@code auth.tokens}, the entry's position and what is wrong
+     * @throws ConfigException naming {@code auth.tokens}, the entry's position and what is wrong, also for a
+     *     placeholder token left as shipped
      */
     public static List<ApiToken> parseTokens(String text) {
         List<ApiToken> tokens = new ArrayList<>();
@@ -103,6 +106,11 @@ public final class Authenticator {
             if (secret.length() < MIN_TOKEN_LENGTH || !TOKEN.matcher(secret).matches()) {
                 throw new ConfigException(where + " (token '" + name + "') needs a token of at least "
                         + MIN_TOKEN_LENGTH + " letters, digits or -._~+/ characters, for example the output of "
+                        + "'openssl rand -hex 24'.");
+            }
+            if (PLACEHOLDER.matcher(secret).find()) {
+                throw new ConfigException(where + " (token '" + name + "') still holds a placeholder token "
+                        + "('change-me'); replace it with a random token of your own, for example the output of "
                         + "'openssl rand -hex 24'.");
             }
             tokens.add(new ApiToken(name, role, secret));

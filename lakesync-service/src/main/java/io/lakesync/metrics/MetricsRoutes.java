@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code GET /metrics}: the per-table metrics in Prometheus text format, open to scrapers without a token unless
- * {@code metrics.require-token} is set; {@code GET /api/v1/metrics/catalogue}: what each metric means (viewer).
+ * {@code GET /metrics}: the per-table metrics in Prometheus text format, for a viewer token unless
+ * {@code metrics.require-token} is off; {@code GET /api/v1/metrics/catalogue}: what each metric means (viewer).
  */
 public final class MetricsRoutes implements HttpRoutes {
 

@@ -1,7 +1,10 @@
 package io.lakesync.server;
 
 import io.javalin.config.JavalinConfig;
+import io.lakesync.auth.AccessDecision;
+import io.lakesync.auth.Authenticator;
 import io.lakesync.auth.PublicRoute;
+import io.lakesync.auth.Role;
 import io.lakesync.tiering.EngineHealth;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,11 +24,16 @@ import java.util.function.Supplier;
  *   DOWN ───── the tiering engine reports itself unhealthy                                   HTTP 503
  * </pre>
  *
- * {@code reasons} names every problem, empty when UP.
+ * {@code reasons} names every problem, empty when UP. Probes send no token, and the rest (reasons, the Fluss
+ * cluster, version, uptime) tells an outsider what the instance syncs from: a call without a token that may read
+ * (see {@link Authenticator}) gets only {@code {"status": ...}}, with the same HTTP status.
  */
 final class HealthRoutes implements HttpRoutes {
 
-    /** The body of {@code GET /health}. */
+    /** The body of {@code GET /health} for a caller without read access. */
+    record Status(String status) {}
+
+    /** The body of {@code GET /health} for a caller that may read. */
     record Health(
             String status,
             List<String> reasons,
@@ -39,28 +47,35 @@ final class HealthRoutes implements HttpRoutes {
     private final Clock clock;
     private final Supplier<List<String>> statusProblems;
     private final Supplier<Optional<EngineHealth>> engineHealth;
+    private final Authenticator readers;
 
     /**
      * @param statusProblems why the status is incomplete (Fluss or lake unreachable, tables UNKNOWN)
      * @param engineHealth the running engine's health; empty while the service is switched off
+     * @param readers who sees more than the status: callers it allows to read
      */
     HealthRoutes(
             String flussBootstrapServers,
             Clock clock,
             Supplier<List<String>> statusProblems,
-            Supplier<Optional<EngineHealth>> engineHealth) {
+            Supplier<Optional<EngineHealth>> engineHealth,
+            Authenticator readers) {
         this.flussBootstrapServers = flussBootstrapServers;
         this.clock = clock;
         this.startedAt = clock.instant();
         this.statusProblems = statusProblems;
         this.engineHealth = engineHealth;
+        this.readers = readers;
     }
 
     @Override
     public void addTo(JavalinConfig config) {
         config.router.mount(router -> router.get("/health", ctx -> {
             Health health = health();
-            ctx.status(health.status().equals("DOWN") ? 503 : 200).json(health);
+            boolean mayRead = readers.authorize(ctx.header("Authorization"), Role.VIEWER)
+                    instanceof AccessDecision.Allowed;
+            ctx.status(health.status().equals("DOWN") ? 503 : 200)
+                    .json(mayRead ? health : new Status(health.status()));
         }, PublicRoute.ANYONE));
     }
 

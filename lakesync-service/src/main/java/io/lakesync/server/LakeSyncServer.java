@@ -174,7 +174,7 @@ public final class LakeSyncServer implements AutoCloseable {
             HttpApi http =
                     push(started, HttpApi.start(config, List.of(
                             app -> app.router.mount(router -> router.beforeMatched(new JavalinAuth(authenticator))),
-                            new HealthRoutes(bootstrapServers, clock, tracker::problems, engine::health),
+                            new HealthRoutes(bootstrapServers, clock, tracker::problems, engine::health, authenticator),
                             new OpenApiRoutes(),
                             new TableRoutes(tracker),
                             new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock),

@@ -104,6 +104,7 @@ class AuthenticatorTest {
         "bad role          | alice:admin:0123456789abcdef0123          | Entry 1 of config key 'auth.tokens' (token 'alice') has role 'admin'; use owner, operator or viewer.",
         "short token       | x:viewer:0123456789abcdef0123,alice:owner:short | Entry 2 of config key 'auth.tokens' (token 'alice') needs a token of at least 16 letters, digits or -._~+/ characters, for example the output of 'openssl rand -hex 24'.",
         "token with space  | alice:owner:0123456789 abcdef0123         | Entry 1 of config key 'auth.tokens' (token 'alice') needs a token of at least 16 letters, digits or -._~+/ characters, for example the output of 'openssl rand -hex 24'.",
+        "placeholder       | x:viewer:0123456789abcdef0123,ops:owner:Change-Me-0123456789abcdef | Entry 2 of config key 'auth.tokens' (token 'ops') still holds a placeholder token ('change-me'); replace it with a random token of your own, for example the output of 'openssl rand -hex 24'.",
         "name twice        | a:owner:0123456789abcdef0123,a:viewer:0123456789abcdef0124 | Config key 'auth.tokens' names token 'a' twice; give every token its own name.",
         "secret twice      | a:owner:0123456789abcdef0123,b:viewer:0123456789abcdef0123 | Config key 'auth.tokens' gives token 'b' the same secret as another token; give every token its own secret.",
     })

@@ -118,7 +118,7 @@ class ControlPlaneApiTest extends TieringTestBase {
                 assertThat(status.get("lakeSnapshotId").asLong()).isPositive();
                 assertThat(status.get("history").size()).isPositive();
             });
-            String metrics = call("GET", "/metrics", null, null).body();
+            String metrics = call("GET", "/metrics", VIEWER, null).body();
             assertThat(metrics).contains("lakesync_table_pendingRecords{database=\"fluss\",table=\"" + path.getTableName() + "\"} 0");
             assertThat(json(call("GET", "/api/v1/alerts/events?rule=backlog", VIEWER, null)).size()).isEqualTo(2);
             assertThat(webhook.drain()).as("each event delivered once").isEmpty();

@@ -61,13 +61,16 @@ class LakeSyncServerTest {
     }
 
     @Test
-    void healthReportsVersionClusterAndUptime() throws Exception {
+    void healthReportsVersionClusterAndUptimeToAReader() throws Exception {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        try (LakeSyncServer server = LakeSyncServer.start(serviceConfig(Map.of()), clock)) {
+        String token = "viewer-token-0123456789";
+        try (LakeSyncServer server =
+                LakeSyncServer.start(serviceConfig(Map.of("auth.tokens", "grafana:viewer:" + token)), clock)) {
             assertThat(server.port()).isPositive();
             assertThat(server.url()).hasToString("http://127.0.0.1:" + server.port());
 
-            HttpResponse<String> response = get(server.url().resolve("/health"));
+            assertThat(get(server.url().resolve("/health")).body()).isEqualTo("{\"status\":\"UP\"}");
+            HttpResponse<String> response = get(server.url().resolve("/health"), token);
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     type -> assertThat(type).startsWith("application/json"));
@@ -79,7 +82,7 @@ class LakeSyncServerTest {
             assertThat(health.get("uptimeSeconds").asLong()).isZero();
 
             clock.advance(Duration.ofSeconds(90));
-            JsonNode later = JSON.readTree(get(server.url().resolve("/health")).body());
+            JsonNode later = JSON.readTree(get(server.url().resolve("/health"), token).body());
             assertThat(later.get("uptimeSeconds").asLong()).isEqualTo(90);
         }
     }
@@ -159,5 +162,10 @@ class LakeSyncServerTest {
 
     private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> get(URI uri, String token) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }
