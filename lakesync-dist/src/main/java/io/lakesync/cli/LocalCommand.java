@@ -59,6 +59,13 @@ final class LocalCommand implements Callable<Integer> {
             description = "Sets local.coordinator.port, the Fluss bootstrap port (0: any free).")
     private Integer flussPort;
 
+    @Option(
+            names = "--lake",
+            paramLabel = "disk|s3",
+            description = "Sets local.lake: the warehouse in a folder of the data folder (disk, the default), or at "
+                    + "s3://lake/warehouse on an S3-compatible server the stack starts on 127.0.0.1 (s3).")
+    private String lake;
+
     @Option(names = "--demo", description = "Creates the example tables fluss.datalake_orders and fluss.datalake_clicks and streams changes into them, with a live status line per table.")
     private boolean demo;
 
@@ -71,6 +78,9 @@ final class LocalCommand implements Callable<Integer> {
         Map<String, String> flags = new LinkedHashMap<>();
         if (flussPort != null) {
             flags.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), String.valueOf(flussPort));
+        }
+        if (lake != null) {
+            flags.put(LakeSyncOptions.LOCAL_LAKE.key(), lake);
         }
         return source.load(flags);
     }
@@ -103,7 +113,9 @@ final class LocalCommand implements Callable<Integer> {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", cluster.bootstrapServers());
             rows.put("ZooKeeper", "embedded, data in " + cluster.dataDir().resolve("zookeeper"));
-            rows.put("Paimon warehouse", cluster.warehouseLocation());
+            String s3Endpoint = cluster.lakeCatalogOptions().get("s3.endpoint");
+            rows.put("Paimon warehouse", cluster.warehouseLocation() + (s3Endpoint == null ? ""
+                    : "  (S3 server " + s3Endpoint + ", objects in " + cluster.dataDir().resolve("s3") + ")"));
             rows.put("Data folder", cluster.dataDir().toString());
             rows.put("Service URL", server.url() + "  (GET /health)");
             rows.put("Console", server.url() + "/  (sign in with the owner token below)");

@@ -73,13 +73,13 @@ class ObjectStoreLakeTest extends TieringTestBase {
 
         // The first service writes the log table's data files to S3 and dies before committing them.
         Process child = TieringProcessMain.startChild(
-                serviceConfig(INSTANCE, Map.of()),
+                serviceConfig(INSTANCE, Map.of("tiering.warm-up", "false")),
                 List.of("--halt-table=" + CLICKS.getTableName(), "--halt-at=" + RoundStage.DATA_WRITTEN, "--halt-delay-ms=0"),
                 root.resolve("child-s3.log"));
         assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child process halted").isTrue();
         assertThat(child.exitValue()).isEqualTo(TieringProcessMain.HALT_EXIT_CODE);
 
-        try (TieringService restarted = new TieringService(serviceConfig(INSTANCE, Map.of(
+        try (TieringService restarted = new TieringService(serviceConfig(INSTANCE, Map.of("tiering.warm-up", "false",
                 "maintenance.interval", "100ms",
                 "maintenance.snapshot.time-retained", "1s")))) {
             restarted.start();
