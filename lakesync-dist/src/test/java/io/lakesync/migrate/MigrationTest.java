@@ -8,6 +8,7 @@ import io.lakesync.config.LakeSyncConfig;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,6 +27,8 @@ class MigrationTest {
             "datalake.paimon.metastore", "filesystem",
             "datalake.paimon.warehouse", "/lake/wh"), "test");
 
+    private static final Migration.Options OPTIONS = new Migration.Options(Set.of(), false, Duration.ofSeconds(60));
+
     private HttpServer flink;
 
     @AfterEach
@@ -38,7 +41,7 @@ class MigrationTest {
     @Test
     void aServiceThatIsOffOrUnhealthyIsRefusedBeforeFlinkIsAsked() {
         Migration migration = new Migration(new FlinkRestClient(URI.create("http://127.0.0.1:1")),
-                () -> Optional.of("the service is switched off; run 'lakesync service enable' first."), SERVED, Set.of());
+                () -> Optional.of("the service is switched off; run 'lakesync service enable' first."), SERVED, OPTIONS);
         assertThatThrownBy(migration::plan)
                 .isInstanceOf(MigrationRefusedException.class)
                 .hasMessage("lakesync cannot take over: the service is switched off; run 'lakesync service enable' "
@@ -46,9 +49,20 @@ class MigrationTest {
     }
 
     @Test
+    void noFlinkEndpointIsRefusedNamingFlinkGoneForAJobClusterThatShutDown() {
+        Migration migration = new Migration(new FlinkRestClient(URI.create("http://127.0.0.1:1")),
+                Optional::empty, SERVED, OPTIONS);
+        assertThatThrownBy(migration::plan)
+                .isInstanceOf(MigrationRefusedException.class)
+                .hasMessage("No Flink REST endpoint answers at http://127.0.0.1:1 (--flink-url; ConnectException). If "
+                        + "the tiering job ran on a Flink cluster of its own (application or per-job mode) that shut "
+                        + "down when it was cancelled, run again with --flink-gone to finish the take-over.");
+    }
+
+    @Test
     void aJobThatDoesNotShowWhereItTiersNeedsConfirming() throws Exception {
         URI url = flinkWithOneJob("{}");
-        Migration migration = new Migration(new FlinkRestClient(url), Optional::empty, SERVED, Set.of());
+        Migration migration = new Migration(new FlinkRestClient(url), Optional::empty, SERVED, OPTIONS);
         assertThatThrownBy(migration::plan)
                 .isInstanceOf(MigrationRefusedException.class)
                 .hasMessageContaining("Flink job j1 (Fluss Lake Tiering Service - paimon) does not show which Fluss "
@@ -60,13 +74,13 @@ class MigrationTest {
     void aJobTieringAnotherLakeFormatOrLakeIsLeftAlone() throws Exception {
         URI iceberg = flinkWithOneJob("{\"fluss.bootstrap.servers\": \"127.0.0.1:9123\", \"datalake.format\": "
                 + "\"iceberg\", \"datalake.iceberg.warehouse\": \"/lake/wh\"}");
-        assertThatThrownBy(new Migration(new FlinkRestClient(iceberg), Optional::empty, SERVED, Set.of())::plan)
+        assertThatThrownBy(new Migration(new FlinkRestClient(iceberg), Optional::empty, SERVED, OPTIONS)::plan)
                 .hasMessage("Flink job j1 tiers into 'iceberg'; lakesync tiers into paimon only. Leave that job "
                         + "running.");
         flink.stop(0);
         URI otherLake = flinkWithOneJob("{\"fluss.bootstrap.servers\": \"127.0.0.1:9123\", \"datalake.format\": "
                 + "\"paimon\", \"datalake.paimon.warehouse\": \"file:///other/wh\"}");
-        assertThatThrownBy(new Migration(new FlinkRestClient(otherLake), Optional::empty, SERVED, Set.of())::plan)
+        assertThatThrownBy(new Migration(new FlinkRestClient(otherLake), Optional::empty, SERVED, OPTIONS)::plan)
                 .hasMessage("Flink job j1 tiers into the lake at file:///other/wh, but this lakesync writes to "
                         + "/lake/wh (datalake.paimon.warehouse).");
     }
@@ -98,6 +112,14 @@ class MigrationTest {
                         "fluss.bootstrap.servers", "fluss-0:9123,fluss-1:9123",
                         "datalake.format", "paimon",
                         "datalake.paimon.warehouse", "s3://lake/wh"));
+        assertThat(FlinkRestClient.programArguments(
+                "[--fluss.bootstrap.servers, 'fluss-0:9123,fluss-1:9123', --fluss.tiering.poll.table.interval, 500 ms, "
+                        + "--datalake.format, paimon, --datalake.paimon.warehouse, /lake/0755]"))
+                .isEqualTo(Map.of(
+                        "fluss.bootstrap.servers", "fluss-0:9123,fluss-1:9123",
+                        "fluss.tiering.poll.table.interval", "500 ms",
+                        "datalake.format", "paimon",
+                        "datalake.paimon.warehouse", "/lake/0755"));
     }
 
     @Test
