@@ -134,6 +134,19 @@ public final class FlinkRestClient {
         return key.replaceFirst("^-+", "");
     }
 
+    /** The first line of Flink's first error message: what follows is its server-side stack trace. */
+    private static String firstError(String body) {
+        try {
+            JsonNode errors = JSON.readTree(body).path("errors");
+            if (errors.isArray() && !errors.isEmpty()) {
+                return errors.get(0).asText().lines().findFirst().orElse("").strip();
+            }
+        } catch (IOException notJson) {
+            // Not Flink's error shape: its first line says enough.
+        }
+        return body.lines().findFirst().orElse("").strip();
+    }
+
     private Optional<JsonNode> get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(url.resolve(path)).GET(), false);
     }
@@ -154,7 +167,7 @@ public final class FlinkRestClient {
         }
         if (response.statusCode() >= 400) {
             throw new FlinkRestException("Flink at " + url + " answered " + response.statusCode() + " to "
-                    + response.request().method() + " " + response.uri().getPath() + ": " + response.body());
+                    + response.request().method() + " " + response.uri().getPath() + ": " + firstError(response.body()));
         }
         return Optional.of(response.body().isBlank() ? JSON.nullNode() : JSON.readTree(response.body()));
     }

@@ -399,8 +399,9 @@ public final class Migration implements AutoCloseable {
             }
             throw new MigrationRefusedException("Flink job " + job.id() + " (" + job.name() + ") does not show which "
                     + "Fluss cluster and lake it tiers (no fluss.bootstrap.servers / datalake.<format>.warehouse in "
-                    + "its parameters). Check it serves " + servedBootstrap() + " and " + servedWarehouse()
-                    + ", then pass --confirm-job " + job.id() + ".");
+                    + "its parameters: a session cluster keeps no program arguments, only global job parameters such "
+                    + "as -Dpipeline.global-job-parameters). Check it serves " + servedBootstrap() + " and "
+                    + servedWarehouse() + ", then pass --confirm-job " + job.id() + ".");
         }
         if (!"paimon".equals(job.lakeFormat())) {
             throw new MigrationRefusedException("Flink job " + job.id() + " tiers into '" + job.lakeFormat()

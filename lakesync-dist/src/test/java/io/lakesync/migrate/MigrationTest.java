@@ -87,20 +87,33 @@ class MigrationTest {
 
     /** A Flink REST endpoint with one running tiering job whose global job parameters are {@code userConfig}. */
     private URI flinkWithOneJob(String userConfig) throws Exception {
-        flink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        Map<String, String> answers = Map.of(
+        return flinkAnswering(200, Map.of(
                 "/jobs/overview", "{\"jobs\": [{\"jid\": \"j1\", \"name\": \"Fluss Lake Tiering Service - paimon\", "
                         + "\"state\": \"RUNNING\", \"end-time\": -1}]}",
-                "/jobs/j1/config", "{\"jid\": \"j1\", \"execution-config\": {\"user-config\": " + userConfig + "}}");
+                "/jobs/j1/config", "{\"jid\": \"j1\", \"execution-config\": {\"user-config\": " + userConfig + "}}"));
+    }
+
+    /** A Flink REST endpoint giving {@code answers} by path with {@code status}, 404 for any other path. */
+    private URI flinkAnswering(int status, Map<String, String> answers) throws Exception {
+        flink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         flink.createContext("/", exchange -> {
             String body = answers.get(exchange.getRequestURI().getPath());
             byte[] bytes = (body == null ? "{\"errors\": [\"Not found\"]}" : body).getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+            exchange.sendResponseHeaders(body == null ? 404 : status, bytes.length);
             exchange.getResponseBody().write(bytes);
             exchange.close();
         });
         flink.start();
         return URI.create("http://127.0.0.1:" + flink.getAddress().getPort());
+    }
+
+    @Test
+    void flinkAnsweringWithAnErrorIsOneLineNamingTheCall() throws Exception {
+        URI url = flinkAnswering(500, Map.of("/jobs/overview", "{\"errors\": [\"Internal server error.\", \"<Exception "
+                + "on server side:\\norg.apache.flink.runtime.rest.handler.RestHandlerException\\n\\tat ...>\"]}"));
+        assertThatThrownBy(new Migration(new FlinkRestClient(url), Optional::empty, SERVED, OPTIONS)::plan)
+                .isInstanceOf(FlinkRestClient.FlinkRestException.class)
+                .hasMessage("Flink at " + url + " answered 500 to GET /jobs/overview: Internal server error.");
     }
 
     @Test

@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.client.deployment.application.ApplicationConfiguration;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -82,15 +84,31 @@ final class FlinkPeer {
     }
 
     /**
-     * Submits Fluss's tiering job through the REST endpoint, its arguments ({@code fluss.bootstrap.servers},
-     * {@code datalake.format}, {@code datalake.paimon.*}) visible as the job's global job parameters.
+     * Submits Fluss's tiering job to a session cluster as {@code flink run -Dpipeline.global-job-parameters=...}
+     * submits Fluss's entry point: its arguments ({@code fluss.bootstrap.servers}, {@code datalake.format},
+     * {@code datalake.paimon.*}) given once more as that option, a YAML map, become the job's global job parameters,
+     * which Flink shows (the program arguments it does not keep in a session cluster).
      */
     static JobClient submitFlussTieringJob(URI restAddress, LocalFlussCluster cluster) throws Exception {
-        StreamExecutionEnvironment env = remoteEnvironment(restAddress);
-        Map<String, String> parameters = new LinkedHashMap<>();
-        tieringArguments(cluster).forEach(parameters::put);
-        env.getConfig().setGlobalJobParameters(Configuration.fromMap(parameters));
-        return buildTieringJob(env, cluster);
+        return buildTieringJob(remoteEnvironment(restAddress, flinkRunConfig(cluster)), cluster);
+    }
+
+    /** The client configuration of {@code flink run -Dpipeline.global-job-parameters=...} for this cluster. */
+    static Configuration flinkRunConfig(LocalFlussCluster cluster) {
+        Configuration config = loopbackConfig();
+        config.setString(PipelineOptions.GLOBAL_JOB_PARAMETERS.key(), yamlMap(tieringArguments(cluster)));
+        return config;
+    }
+
+    /** {@code {'a': 'x', 'b': 'y'}}: a map as a command line gives it in Flink's YAML configuration syntax. */
+    private static String yamlMap(Map<String, String> entries) {
+        StringJoiner map = new StringJoiner(", ", "{", "}");
+        entries.forEach((key, value) -> map.add(quoted(key) + ": " + quoted(value)));
+        return map.toString();
+    }
+
+    private static String quoted(String text) {
+        return "'" + text.replace("'", "''") + "'";
     }
 
     /**
@@ -108,7 +126,7 @@ final class FlinkPeer {
         MiniCluster flink = startRestCluster(config);
         try {
             URI url = flink.getRestAddress().get();
-            JobClient job = buildTieringJob(remoteEnvironment(url), cluster);
+            JobClient job = buildTieringJob(remoteEnvironment(url, loopbackConfig()), cluster);
             flink.requestJobResult(job.getJobID()).whenComplete((result, failure) -> flink.closeAsync());
             return new JobCluster(flink, url, job);
         } catch (Exception | Error e) {
@@ -135,9 +153,9 @@ final class FlinkPeer {
         return arguments;
     }
 
-    private static StreamExecutionEnvironment remoteEnvironment(URI restAddress) {
+    private static StreamExecutionEnvironment remoteEnvironment(URI restAddress, Configuration config) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
-                restAddress.getHost(), restAddress.getPort(), loopbackConfig());
+                restAddress.getHost(), restAddress.getPort(), config);
         env.setParallelism(2);
         return env;
     }
