@@ -88,7 +88,7 @@ final class MigrateCommand implements Callable<Integer> {
                 return printReport(takeOvers, out) ? 0 : 1;
             } catch (MigrationUnfinishedException | FlinkRestClient.FlinkRestException e) {
                 printTableStates(migration.tableStates(plan), out);
-                err.println("lakesync: " + e.getMessage() + " Finish with: lakesync migrate --flink-url " + flinkUrl
+                err.println("lakesync: " + e.getMessage() + " Then finish with: lakesync migrate --flink-url " + flinkUrl
                         + (migration.flinkGone() ? " --flink-gone" : "") + " (and this run's other options).");
                 return 1;
             }

@@ -7,6 +7,7 @@ import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.verify.TableVerifier;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -208,8 +209,7 @@ public final class Migration implements AutoCloseable {
                 options.cancelTimeout().toSeconds());
         return new MigrationUnfinishedException("Flink job " + job.id() + " is still " + shown + " "
                 + options.cancelTimeout().toSeconds() + " s after it was cancelled: a task of it does not stop. "
-                + "Make Flink end it (restart the TaskManager that runs the stuck task), then run the migration "
-                + "again.");
+                + "Make Flink end it (restart the TaskManager that runs the stuck task).");
     }
 
     private void clusterShutDown(Map<Long, Long> epochsBefore, Consumer<String> progress) {
@@ -246,6 +246,7 @@ public final class Migration implements AutoCloseable {
     public List<TakeOver> awaitTakeOver(Plan plan, Duration timeout, Consumer<String> progress) throws Exception {
         Map<TablePath, TakeOver> done = new LinkedHashMap<>();
         Set<TablePath> released = new HashSet<>();
+        JobHold hold = new JobHold(release, stopped, Clock.systemUTC());
         boolean jobsLetGo = stopped.endedInFlink();
         long waitingSince = System.nanoTime();
         long deadline = waitingSince + timeout.toNanos();
@@ -262,8 +263,11 @@ public final class Migration implements AutoCloseable {
             }
             List<TablePath> waiting = new ArrayList<>(plan.lastSnapshots().keySet());
             waiting.removeAll(done.keySet());
-            if (!jobsLetGo && !waiting.isEmpty() && (jobsLetGo = jobsLetGo(waiting, progress))) {
-                LOG.info("The stopped tiering jobs hold no table any more");
+            if (!jobsLetGo && !waiting.isEmpty()) {
+                Optional<String> over = hold.over(tableIds(waiting));
+                over.ifPresent(progress);
+                over.ifPresent(why -> LOG.info("The stopped tiering jobs hold no table any more: {}", why));
+                jobsLetGo = over.isPresent();
             }
             if (jobsLetGo && System.nanoTime() - waitingSince > RELEASE_AFTER.toNanos()) {
                 for (TablePath table : waiting) {
@@ -278,36 +282,12 @@ public final class Migration implements AutoCloseable {
             if (!waiting.isEmpty()) {
                 if (System.nanoTime() > deadline) {
                     throw new MigrationUnfinishedException("lakesync has not committed " + waiting + " within "
-                            + timeout.toSeconds() + " s; see 'lakesync status' for why, then run the migration "
-                            + "again (the jobs stay stopped).");
+                            + timeout.toSeconds() + " s (the jobs stay stopped); see 'lakesync status' for why.");
                 }
                 Thread.sleep(POLL.toMillis());
             }
         }
         return new ArrayList<>(done.values());
-    }
-
-    /**
-     * Whether the jobs, stopped without Flink showing it, hold none of the waiting tables any more: each table's
-     * tiering epoch moved since the cancel (the coordinator re-queued it: its holder let go), or the coordinator's
-     * timeout passed since the jobs stopped.
-     */
-    private boolean jobsLetGo(List<TablePath> waiting, Consumer<String> progress) throws Exception {
-        if (System.currentTimeMillis() - stopped.atMillis() > COORDINATOR_TIMEOUT.toMillis()) {
-            progress.accept("Fluss's tiering timeout has passed since the job stopped: the coordinator took back "
-                    + "every table it held.");
-            return true;
-        }
-        for (TablePath table : waiting) {
-            long id = tableId(table);
-            Long before = stopped.epochsBefore().get(id);
-            Optional<Long> now = release.currentEpoch(id);
-            if (before != null && now.isPresent() && now.get().equals(before)) {
-                return false;
-            }
-        }
-        progress.accept("Fluss's coordinator shows no table held by the stopped job any more.");
-        return true;
     }
 
     private String describe(TakeOver takeOver) {
@@ -363,6 +343,14 @@ public final class Migration implements AutoCloseable {
         Optional<Snapshot> firstAfter = tiering.stream().filter(s -> s.timeMillis() > since).findFirst()
                 .filter(s -> registered >= s.id());
         return new LakeSince(lastByFlink, firstAfter, registered);
+    }
+
+    private List<Long> tableIds(List<TablePath> tables) throws Exception {
+        List<Long> ids = new ArrayList<>();
+        for (TablePath table : tables) {
+            ids.add(tableId(table));
+        }
+        return ids;
     }
 
     private long tableId(TablePath table) throws Exception {

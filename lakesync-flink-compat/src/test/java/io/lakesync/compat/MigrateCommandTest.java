@@ -224,8 +224,8 @@ class MigrateCommandTest extends TieringTestBase {
             assertThat(run.err().lines()).singleElement().asString()
                     .startsWith("lakesync: Flink job " + stuck.getJobID() + " is still CANCELLING 3 s after it was "
                             + "cancelled")
-                    .endsWith("Finish with: lakesync migrate --flink-url " + flinkUrl + " (and this run's other "
-                            + "options).");
+                    .endsWith("Make Flink end it (restart the TaskManager that runs the stuck task). Then finish "
+                            + "with: lakesync migrate --flink-url " + flinkUrl + " (and this run's other options).");
             for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
                 assertThat(run.out().lines().filter(l -> l.matches(table + " +(taken over: lakesync committed lake "
                         + "snapshot \\d+|nothing left to tier|waiting for lakesync; last lake snapshot \\w+)")))
