@@ -73,7 +73,8 @@ final class MigrateCommand implements Callable<Integer> {
         LakeSyncConfig served = target.load(api.dataDir());
         Migration.Options options =
                 new Migration.Options(confirmedJobs, flinkGone, Duration.ofSeconds(cancelTimeoutSeconds));
-        try (Migration migration = new Migration(new FlinkRestClient(flinkUrl), this::serviceRefusal, served, options)) {
+        try (Migration migration =
+                new Migration(new FlinkRestClient(flinkUrl), this::serviceRefusal, served, options)) {
             Migration.Plan plan = migration.plan();
             printPlan(plan, out);
             if (dryRun) {
@@ -88,8 +89,10 @@ final class MigrateCommand implements Callable<Integer> {
                 return printReport(takeOvers, out) ? 0 : 1;
             } catch (MigrationUnfinishedException | FlinkRestClient.FlinkRestException e) {
                 printTableStates(migration.tableStates(plan), out);
-                err.println("lakesync: " + e.getMessage() + " Then finish with: lakesync migrate --flink-url " + flinkUrl
-                        + (migration.flinkGone() ? " --flink-gone" : "") + " (and this run's other options).");
+                String finish =
+                        "lakesync migrate --flink-url " + flinkUrl + (migration.flinkGone() ? " --flink-gone" : "");
+                err.println("lakesync: " + e.getMessage() + " Then finish with: " + finish + " (and this run's other "
+                        + "options).");
                 return 1;
             }
         } catch (MigrationRefusedException | FlinkRestClient.FlinkRestException e) {

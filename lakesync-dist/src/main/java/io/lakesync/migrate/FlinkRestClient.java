@@ -167,7 +167,8 @@ public final class FlinkRestClient {
         }
         if (response.statusCode() >= 400) {
             throw new FlinkRestException("Flink at " + url + " answered " + response.statusCode() + " to "
-                    + response.request().method() + " " + response.uri().getPath() + ": " + firstError(response.body()));
+                    + response.request().method() + " " + response.uri().getPath() + ": "
+                    + firstError(response.body()));
         }
         return Optional.of(response.body().isBlank() ? JSON.nullNode() : JSON.readTree(response.body()));
     }

@@ -226,7 +226,7 @@ public final class Migration implements AutoCloseable {
         return stopped != null && !stopped.endedInFlink();
     }
 
-    /** Each lake-enabled table's current tiering epoch, by table id (tables the coordinator does not track left out). */
+    /** Each lake-enabled table's current tiering epoch by table id; tables the coordinator does not track left out. */
     private Map<Long, Long> epochs(Plan plan) throws Exception {
         Map<Long, Long> epochs = new HashMap<>();
         for (TablePath table : plan.lastSnapshots().keySet()) {
@@ -295,7 +295,8 @@ public final class Migration implements AutoCloseable {
             return takeOver.table() + ": nothing left to tier, the lake holds everything.";
         }
         return takeOver.takeOverMillis() < 0
-                ? String.format("%s: lakesync committed lake snapshot %d.", takeOver.table(), takeOver.firstByLakesync())
+                ? String.format("%s: lakesync committed lake snapshot %d.", takeOver.table(),
+                        takeOver.firstByLakesync())
                 : String.format("%s: lakesync committed lake snapshot %d, %.1f s after the job stopped.",
                         takeOver.table(), takeOver.firstByLakesync(), takeOver.takeOverMillis() / 1000.0);
     }

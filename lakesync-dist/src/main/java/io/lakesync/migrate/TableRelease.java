@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * <p>The protocol allows any tiering service to report a table failed under the table's current tiering epoch,
  * which the coordinator names when a report carries a wrong one. A table in the middle of a lakesync round would
  * lose that round (its commit is fenced by the epoch, nothing is written twice), so the migration releases only
- * tables lakesync has not committed for a while since the job stopped.
+ * tables lakesync has not committed for a while since the job stopped. The same refusal, asked under a wrong
+ * epoch, tells a table's current epoch without changing anything ({@link JobHold} watches it move).
  */
 final class TableRelease {
 

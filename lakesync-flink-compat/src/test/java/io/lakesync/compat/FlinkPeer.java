@@ -122,7 +122,8 @@ final class FlinkPeer {
         tieringArguments(cluster).forEach((key, value) -> programArguments.addAll(List.of("--" + key, value)));
         Configuration config = loopbackConfig();
         config.set(ApplicationConfiguration.APPLICATION_ARGS, programArguments);
-        config.set(ApplicationConfiguration.APPLICATION_MAIN_CLASS, "org.apache.fluss.flink.tiering.FlussLakeTieringEntrypoint");
+        config.set(ApplicationConfiguration.APPLICATION_MAIN_CLASS,
+                "org.apache.fluss.flink.tiering.FlussLakeTieringEntrypoint");
         MiniCluster flink = startRestCluster(config);
         try {
             URI url = flink.getRestAddress().get();
