@@ -5,6 +5,7 @@ import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.migrate.FlinkRestClient;
 import io.lakesync.migrate.Migration;
 import io.lakesync.migrate.MigrationRefusedException;
+import io.lakesync.migrate.MigrationUnfinishedException;
 import io.lakesync.migrate.TakeOver;
 import io.lakesync.migrate.TieringJob;
 import java.io.PrintWriter;
@@ -12,9 +13,11 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.apache.fluss.metadata.TablePath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,7 +27,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code lakesync migrate --flink-url URL [--dry-run]}: stops Fluss's Flink tiering jobs and lets the running
  * lakesync service take their tables over ({@link Migration}). Exit 0 when every table was taken over and
- * verifies OK, 1 when the migration was refused or a table differs, 2 for bad input.
+ * verifies OK, 1 when the migration was refused, stopped part-way (then with each table's state and the command
+ * that finishes it) or a table differs, 2 for bad input.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Moves lake tiering from Fluss's Flink tiering jobs to this lakesync: stops the jobs, waits "
@@ -43,9 +47,18 @@ final class MigrateCommand implements Callable<Integer> {
                     + "repeatable.")
     private Set<String> confirmedJobs = new HashSet<>();
 
+    @Option(names = "--flink-gone",
+            description = "The Flink cluster of the tiering job shut down with it (application or per-job mode): "
+                    + "when --flink-url does not answer, finish the take-over from the lake snapshots.")
+    private boolean flinkGone;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "300",
             description = "How long to wait for lakesync to commit every table (default: ${DEFAULT-VALUE}).")
     private long timeoutSeconds;
+
+    @Option(names = "--cancel-timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "How long a cancelled job may take to end in Flink (default: ${DEFAULT-VALUE}).")
+    private long cancelTimeoutSeconds;
 
     @Mixin private ApiClient api;
 
@@ -58,8 +71,10 @@ final class MigrateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LakeSyncConfig served = target.load(api.dataDir());
+        Migration.Options options =
+                new Migration.Options(confirmedJobs, flinkGone, Duration.ofSeconds(cancelTimeoutSeconds));
         try (Migration migration =
-                new Migration(new FlinkRestClient(flinkUrl), this::serviceRefusal, served, confirmedJobs)) {
+                new Migration(new FlinkRestClient(flinkUrl), this::serviceRefusal, served, options)) {
             Migration.Plan plan = migration.plan();
             printPlan(plan, out);
             if (dryRun) {
@@ -67,10 +82,20 @@ final class MigrateCommand implements Callable<Integer> {
                         + "changed.%n", plan.running().size(), plan.lastSnapshots().size());
                 return 0;
             }
-            migration.stopJobs(plan, out::println);
-            List<TakeOver> takeOvers = migration.awaitTakeOver(plan, Duration.ofSeconds(timeoutSeconds), out::println);
-            return printReport(takeOvers, out) ? 0 : 1;
-        } catch (MigrationRefusedException e) {
+            try {
+                migration.stopJobs(plan, out::println);
+                List<TakeOver> takeOvers =
+                        migration.awaitTakeOver(plan, Duration.ofSeconds(timeoutSeconds), out::println);
+                return printReport(takeOvers, out) ? 0 : 1;
+            } catch (MigrationUnfinishedException | FlinkRestClient.FlinkRestException e) {
+                printTableStates(migration.tableStates(plan), out);
+                String finish =
+                        "lakesync migrate --flink-url " + flinkUrl + (migration.flinkGone() ? " --flink-gone" : "");
+                err.println("lakesync: " + e.getMessage() + " Then finish with: " + finish + " (and this run's other "
+                        + "options).");
+                return 1;
+            }
+        } catch (MigrationRefusedException | FlinkRestClient.FlinkRestException e) {
             err.println("lakesync: " + e.getMessage());
             return 1;
         }
@@ -108,6 +133,12 @@ final class MigrateCommand implements Callable<Integer> {
         out.println("Tables with lake sync enabled:");
         TextTable tables = new TextTable("TABLE", "LAST LAKE SNAPSHOT");
         plan.lastSnapshots().forEach((table, snapshot) -> tables.row(table, snapshot < 0 ? "none" : snapshot));
+        tables.print(out);
+    }
+
+    private static void printTableStates(Map<TablePath, String> states, PrintWriter out) {
+        TextTable tables = new TextTable("TABLE", "STATE");
+        states.forEach(tables::row);
         tables.print(out);
     }
 

@@ -3,17 +3,23 @@ package io.lakesync.migrate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /** The few calls of Flink's REST API the migration needs: list jobs, read a job's plan and configuration, cancel. */
 public final class FlinkRestClient {
@@ -32,6 +38,20 @@ public final class FlinkRestClient {
         return url;
     }
 
+    /** Flink's REST endpoint did not answer, or answered with an error; the message says which in one line. */
+    public static class FlinkRestException extends IOException {
+        FlinkRestException(String message) {
+            super(message);
+        }
+    }
+
+    /** No Flink REST endpoint answers at the URL: none runs there, or its cluster shut down. */
+    public static final class FlinkUnreachableException extends FlinkRestException {
+        FlinkUnreachableException(URI url, String how) {
+            super("No Flink REST endpoint answers at " + url + " (--flink-url; " + how + ").");
+        }
+    }
+
     /** {@code /jobs/overview}: every job the cluster knows, running or finished. */
     List<JsonNode> jobs() throws IOException, InterruptedException {
         List<JsonNode> jobs = new ArrayList<>();
@@ -39,9 +59,9 @@ public final class FlinkRestClient {
         return jobs;
     }
 
-    /** {@code /jobs/:id}: state, name, start and end time. */
-    JsonNode job(String jobId) throws IOException, InterruptedException {
-        return get("/jobs/" + jobId).orElseThrow(() -> new IOException("Flink at " + url + " has no job " + jobId + "."));
+    /** {@code /jobs/:id}: state, name, start and end time; empty when Flink does not know the job. */
+    Optional<JsonNode> job(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId);
     }
 
     /** The operator descriptions of the job's plan ({@code /jobs/:id/plan}). */
@@ -82,20 +102,49 @@ public final class FlinkRestClient {
                 .method("PATCH", HttpRequest.BodyPublishers.noBody()), true);
     }
 
-    /** {@code --a;x;--b;y} (Flink's list encoding of program arguments) as {@code a=x, b=y}. */
-    static Map<String, String> programArguments(String encoded) {
+    /**
+     * Program arguments as Flink shows them, {@code [--a, x, --b, y]} (a YAML flow sequence: Flink 1.19 and later
+     * with its standard YAML configuration) or {@code --a;x;--b;y} (before), as {@code a=x, b=y}.
+     */
+    static Map<String, String> programArguments(String shown) {
+        List<String> parts = shown.startsWith("[") && shown.endsWith("]") ? yamlList(shown) : List.of(shown.split(";"));
         Map<String, String> parameters = new LinkedHashMap<>();
-        String[] parts = encoded.split(";");
-        for (int i = 0; i < parts.length; i++) {
-            if (parts[i].startsWith("-") && i + 1 < parts.length && !parts[i + 1].startsWith("--")) {
-                parameters.put(stripDashes(parts[i]), parts[++i]);
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).startsWith("-") && i + 1 < parts.size() && !parts.get(i + 1).startsWith("--")) {
+                parameters.put(stripDashes(parts.get(i)), parts.get(++i));
             }
         }
         return parameters;
     }
 
+    /** A YAML flow sequence's items, each read as the plain string it shows (no numbers, booleans or dates). */
+    private static List<String> yamlList(String shown) {
+        LoaderOptions options = new LoaderOptions();
+        Resolver stringsOnly = new Resolver() {
+            @Override
+            protected void addImplicitResolvers() {}
+        };
+        Yaml yaml = new Yaml(new SafeConstructor(options), new Representer(new DumperOptions()), new DumperOptions(),
+                options, stringsOnly);
+        Object items = yaml.load(shown);
+        return items instanceof List<?> list ? list.stream().map(String::valueOf).toList() : List.of();
+    }
+
     private static String stripDashes(String key) {
         return key.replaceFirst("^-+", "");
+    }
+
+    /** The first line of Flink's first error message: what follows is its server-side stack trace. */
+    private static String firstError(String body) {
+        try {
+            JsonNode errors = JSON.readTree(body).path("errors");
+            if (errors.isArray() && !errors.isEmpty()) {
+                return errors.get(0).asText().lines().findFirst().orElse("").strip();
+            }
+        } catch (IOException notJson) {
+            // Not Flink's error shape: its first line says enough.
+        }
+        return body.lines().findFirst().orElse("").strip();
     }
 
     private Optional<JsonNode> get(String path) throws IOException, InterruptedException {
@@ -107,15 +156,19 @@ public final class FlinkRestClient {
         HttpResponse<String> response;
         try {
             response = http.send(request.timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (ConnectException e) {
-            throw new IOException("No Flink REST endpoint answers at " + url + " (--flink-url).", e);
+        } catch (HttpTimeoutException e) {
+            throw new FlinkUnreachableException(url, "no answer within " + TIMEOUT.toSeconds() + " s");
+        } catch (IOException e) {
+            // Refused, reset or closed mid-request: a cluster shutting down shows any of them.
+            throw new FlinkUnreachableException(url, e.getClass().getSimpleName());
         }
         if (response.statusCode() == 404 && !mustSucceed) {
             return Optional.empty();
         }
         if (response.statusCode() >= 400) {
-            throw new IOException("Flink at " + url + " answered " + response.statusCode() + " to "
-                    + response.request().method() + " " + response.uri().getPath() + ": " + response.body());
+            throw new FlinkRestException("Flink at " + url + " answered " + response.statusCode() + " to "
+                    + response.request().method() + " " + response.uri().getPath() + ": "
+                    + firstError(response.body()));
         }
         return Optional.of(response.body().isBlank() ? JSON.nullNode() : JSON.readTree(response.body()));
     }

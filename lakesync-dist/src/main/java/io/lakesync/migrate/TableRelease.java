@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * <p>The protocol allows any tiering service to report a table failed under the table's current tiering epoch,
  * which the coordinator names when a report carries a wrong one. A table in the middle of a lakesync round would
  * lose that round (its commit is fenced by the epoch, nothing is written twice), so the migration releases only
- * tables lakesync has not committed for a while since the job stopped.
+ * tables lakesync has not committed for a while since the job stopped. The same refusal, asked under a wrong
+ * epoch, tells a table's current epoch without changing anything ({@link JobHold} watches it move).
  */
 final class TableRelease {
 
@@ -35,17 +36,29 @@ final class TableRelease {
         this.coordinator = coordinator;
     }
 
+    /**
+     * The table's current tiering epoch, empty when the coordinator does not track it. Asking changes nothing: a
+     * report under a wrong epoch is refused before it touches the table. Every re-queue of the table (a holder's
+     * hand-back, its timeout) raises the epoch, so a moved epoch means the holder of the earlier one let go.
+     */
+    Optional<Long> currentEpoch(long tableId) throws Exception {
+        return currentEpoch(fail(tableId, UNKNOWN_EPOCH, coordinatorEpoch()), tableId);
+    }
+
     /** Reports the table failed under its current epoch, so the coordinator re-queues it at once. */
     void release(long tableId) throws Exception {
-        int coordinatorEpoch = coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
-        Optional<Long> epoch = currentEpoch(fail(tableId, UNKNOWN_EPOCH, coordinatorEpoch), tableId);
+        Optional<Long> epoch = currentEpoch(tableId);
         if (epoch.isEmpty()) {
             LOG.info("Table id {} is not tracked for tiering by the coordinator; nothing to release", tableId);
             return;
         }
-        fail(tableId, epoch.get(), coordinatorEpoch);
+        fail(tableId, epoch.get(), coordinatorEpoch());
         LOG.info("Handed table id {} (tiering epoch {}) back to the coordinator for a new assignment", tableId,
                 epoch.get());
+    }
+
+    private int coordinatorEpoch() throws Exception {
+        return coordinator.heartbeat(HeartbeatRequest.registration(), 0).coordinatorEpoch();
     }
 
     private HeartbeatResponse fail(long tableId, long epoch, int coordinatorEpoch) throws Exception {

@@ -24,6 +24,11 @@ public record TieringJob(
     private static final Set<String> TERMINAL_STATES = Set.of("FINISHED", "CANCELED", "FAILED");
 
     public boolean running() {
+        return running(state);
+    }
+
+    /** Whether a job in this Flink job state has yet to end. */
+    static boolean running(String state) {
         return !TERMINAL_STATES.contains(state);
     }
 

@@ -8,6 +8,7 @@ import io.lakesync.config.LakeSyncConfig;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,6 +27,8 @@ class MigrationTest {
             "datalake.paimon.metastore", "filesystem",
             "datalake.paimon.warehouse", "/lake/wh"), "test");
 
+    private static final Migration.Options OPTIONS = new Migration.Options(Set.of(), false, Duration.ofSeconds(60));
+
     private HttpServer flink;
 
     @AfterEach
@@ -38,7 +41,7 @@ class MigrationTest {
     @Test
     void aServiceThatIsOffOrUnhealthyIsRefusedBeforeFlinkIsAsked() {
         Migration migration = new Migration(new FlinkRestClient(URI.create("http://127.0.0.1:1")),
-                () -> Optional.of("the service is switched off; run 'lakesync service enable' first."), SERVED, Set.of());
+                () -> Optional.of("the service is switched off; run 'lakesync service enable' first."), SERVED, OPTIONS);
         assertThatThrownBy(migration::plan)
                 .isInstanceOf(MigrationRefusedException.class)
                 .hasMessage("lakesync cannot take over: the service is switched off; run 'lakesync service enable' "
@@ -46,9 +49,20 @@ class MigrationTest {
     }
 
     @Test
+    void noFlinkEndpointIsRefusedNamingFlinkGoneForAJobClusterThatShutDown() {
+        Migration migration = new Migration(new FlinkRestClient(URI.create("http://127.0.0.1:1")),
+                Optional::empty, SERVED, OPTIONS);
+        assertThatThrownBy(migration::plan)
+                .isInstanceOf(MigrationRefusedException.class)
+                .hasMessage("No Flink REST endpoint answers at http://127.0.0.1:1 (--flink-url; ConnectException). If "
+                        + "the tiering job ran on a Flink cluster of its own (application or per-job mode) that shut "
+                        + "down when it was cancelled, run again with --flink-gone to finish the take-over.");
+    }
+
+    @Test
     void aJobThatDoesNotShowWhereItTiersNeedsConfirming() throws Exception {
         URI url = flinkWithOneJob("{}");
-        Migration migration = new Migration(new FlinkRestClient(url), Optional::empty, SERVED, Set.of());
+        Migration migration = new Migration(new FlinkRestClient(url), Optional::empty, SERVED, OPTIONS);
         assertThatThrownBy(migration::plan)
                 .isInstanceOf(MigrationRefusedException.class)
                 .hasMessageContaining("Flink job j1 (Fluss Lake Tiering Service - paimon) does not show which Fluss "
@@ -60,33 +74,46 @@ class MigrationTest {
     void aJobTieringAnotherLakeFormatOrLakeIsLeftAlone() throws Exception {
         URI iceberg = flinkWithOneJob("{\"fluss.bootstrap.servers\": \"127.0.0.1:9123\", \"datalake.format\": "
                 + "\"iceberg\", \"datalake.iceberg.warehouse\": \"/lake/wh\"}");
-        assertThatThrownBy(new Migration(new FlinkRestClient(iceberg), Optional::empty, SERVED, Set.of())::plan)
+        assertThatThrownBy(new Migration(new FlinkRestClient(iceberg), Optional::empty, SERVED, OPTIONS)::plan)
                 .hasMessage("Flink job j1 tiers into 'iceberg'; lakesync tiers into paimon only. Leave that job "
                         + "running.");
         flink.stop(0);
         URI otherLake = flinkWithOneJob("{\"fluss.bootstrap.servers\": \"127.0.0.1:9123\", \"datalake.format\": "
                 + "\"paimon\", \"datalake.paimon.warehouse\": \"file:///other/wh\"}");
-        assertThatThrownBy(new Migration(new FlinkRestClient(otherLake), Optional::empty, SERVED, Set.of())::plan)
+        assertThatThrownBy(new Migration(new FlinkRestClient(otherLake), Optional::empty, SERVED, OPTIONS)::plan)
                 .hasMessage("Flink job j1 tiers into the lake at file:///other/wh, but this lakesync writes to "
                         + "/lake/wh (datalake.paimon.warehouse).");
     }
 
     /** A Flink REST endpoint with one running tiering job whose global job parameters are {@code userConfig}. */
     private URI flinkWithOneJob(String userConfig) throws Exception {
-        flink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        Map<String, String> answers = Map.of(
+        return flinkAnswering(200, Map.of(
                 "/jobs/overview", "{\"jobs\": [{\"jid\": \"j1\", \"name\": \"Fluss Lake Tiering Service - paimon\", "
                         + "\"state\": \"RUNNING\", \"end-time\": -1}]}",
-                "/jobs/j1/config", "{\"jid\": \"j1\", \"execution-config\": {\"user-config\": " + userConfig + "}}");
+                "/jobs/j1/config", "{\"jid\": \"j1\", \"execution-config\": {\"user-config\": " + userConfig + "}}"));
+    }
+
+    /** A Flink REST endpoint giving {@code answers} by path with {@code status}, 404 for any other path. */
+    private URI flinkAnswering(int status, Map<String, String> answers) throws Exception {
+        flink = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         flink.createContext("/", exchange -> {
             String body = answers.get(exchange.getRequestURI().getPath());
             byte[] bytes = (body == null ? "{\"errors\": [\"Not found\"]}" : body).getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(body == null ? 404 : 200, bytes.length);
+            exchange.sendResponseHeaders(body == null ? 404 : status, bytes.length);
             exchange.getResponseBody().write(bytes);
             exchange.close();
         });
         flink.start();
         return URI.create("http://127.0.0.1:" + flink.getAddress().getPort());
+    }
+
+    @Test
+    void flinkAnsweringWithAnErrorIsOneLineNamingTheCall() throws Exception {
+        URI url = flinkAnswering(500, Map.of("/jobs/overview", "{\"errors\": [\"Internal server error.\", \"<Exception "
+                + "on server side:\\norg.apache.flink.runtime.rest.handler.RestHandlerException\\n\\tat ...>\"]}"));
+        assertThatThrownBy(new Migration(new FlinkRestClient(url), Optional::empty, SERVED, OPTIONS)::plan)
+                .isInstanceOf(FlinkRestClient.FlinkRestException.class)
+                .hasMessage("Flink at " + url + " answered 500 to GET /jobs/overview: Internal server error.");
     }
 
     @Test
@@ -98,6 +125,14 @@ class MigrationTest {
                         "fluss.bootstrap.servers", "fluss-0:9123,fluss-1:9123",
                         "datalake.format", "paimon",
                         "datalake.paimon.warehouse", "s3://lake/wh"));
+        assertThat(FlinkRestClient.programArguments(
+                "[--fluss.bootstrap.servers, 'fluss-0:9123,fluss-1:9123', --fluss.tiering.poll.table.interval, 500 ms, "
+                        + "--datalake.format, paimon, --datalake.paimon.warehouse, /lake/0755]"))
+                .isEqualTo(Map.of(
+                        "fluss.bootstrap.servers", "fluss-0:9123,fluss-1:9123",
+                        "fluss.tiering.poll.table.interval", "500 ms",
+                        "datalake.format", "paimon",
+                        "datalake.paimon.warehouse", "/lake/0755"));
     }
 
     @Test

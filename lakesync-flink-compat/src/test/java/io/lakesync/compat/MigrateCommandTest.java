@@ -4,6 +4,7 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.cli.LakeSyncCli;
+import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.tiering.TieringTestBase;
 import java.io.PrintWriter;
@@ -18,11 +19,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.functions.source.SourceFunction;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.OffsetSpec;
@@ -40,10 +47,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code lakesync migrate} against Fluss's real Flink tiering job on a Flink cluster with its REST endpoint, a log,
- * a primary-key and a partitioned table under continuous writes: refused for another cluster, a dry run changes
- * nothing, the migration stops the job and lakesync takes every table over with every row exactly once, and a
- * migration interrupted after its job stopped completes when run again.
+ * {@code lakesync migrate} against Fluss's real Flink tiering job on Flink 1.20 clusters with their REST
+ * endpoint, a log, a primary-key and a partitioned table under continuous writes, the lake checked row by row:
+ * <ul>
+ *   <li>a session cluster (the job ends, the endpoint stays): refused for another cluster, a dry run changes
+ *       nothing, the migration stops the job and lakesync takes every table over, and a migration interrupted
+ *       after its job stopped completes when run again;
+ *   <li>a job cluster (application mode: the cluster shuts down with its job): recognised from the entry point's
+ *       program arguments, migrated, and finished with --flink-gone once the cluster is gone;
+ *   <li>a job stuck in CANCELLING: reported with each table's state and the command that finishes.
+ * </ul>
  */
 class MigrateCommandTest extends TieringTestBase {
 
@@ -141,15 +154,9 @@ class MigrateCommandTest extends TieringTestBase {
 
         // A migration that stopped its job and then died, lakesync down meanwhile: the job held the tables when
         // it stopped, and running the migration again completes the take-over.
-        Map<TablePath, Long> beforeSecondJob = new HashMap<>();
-        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
-            beforeSecondJob.put(table, admin.getLatestLakeSnapshot(table).get().getSnapshotId());
-        }
+        Map<TablePath, Long> beforeSecondJob = latestLakeSnapshots();
         JobClient second = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
-        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
-            eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table).get().getSnapshotId())
-                    .isGreaterThan(beforeSecondJob.get(table)));
-        }
+        awaitTieredPast(beforeSecondJob);
         second.cancel().get();
         eventually(SYNC_TIMEOUT, () -> assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED));
         try (LakeSyncServer server = startLakesync("migrate-instance-again")) {
@@ -159,15 +166,108 @@ class MigrateCommandTest extends TieringTestBase {
             assertTakenOver(rerun);
 
             writer.stopAndJoin();
+            assertLakeHoldsEveryRowOnce();
+        }
+    }
+
+    /**
+     * The job on a cluster of its own, launched as Fluss's entry point launches it in application mode: recognised
+     * from its program arguments, cancelled, and its cluster shuts down with it, REST endpoint included. The
+     * migration completes all the same, and run again once the cluster is gone it finishes with --flink-gone.
+     */
+    @Test
+    void aJobClusterThatShutsDownWithItsJobIsMigratedAndARunAfterItIsGoneCompletes() throws Exception {
+        Map<TablePath, Long> before = latestLakeSnapshots();
+        Writer writer = new Writer();
+        writer.start();
+        try (FlinkPeer.JobCluster jobCluster = FlinkPeer.startApplicationCluster(cluster);
+                LakeSyncServer server = startLakesync("migrate-job-cluster")) {
+            awaitTieredPast(before);
+            Run migration = migrate(server, jobCluster.url());
+            LOG.info("lakesync migrate, job cluster:\n{}", migration.out());
+            assertThat(migration.exitCode()).as(migration.out() + migration.err()).isZero();
+            assertThat(migration.out()).contains("Cancelling Flink job " + jobCluster.job().getJobID());
+            assertTakenOver(migration);
+            assertThat(jobCluster.flink().isRunning()).as("the job cluster shut down with its job").isFalse();
+
+            Run again = migrate(server, jobCluster.url());
+            assertThat(again.exitCode()).isEqualTo(1);
+            assertThat(again.err().lines()).singleElement().asString()
+                    .startsWith("lakesync: No Flink REST endpoint answers at " + jobCluster.url())
+                    .endsWith("run again with --flink-gone to finish the take-over.");
+
+            Run gone = migrate(server, jobCluster.url(), "--flink-gone");
+            LOG.info("lakesync migrate --flink-gone:\n{}", gone.out());
+            assertThat(gone.exitCode()).as(gone.out() + gone.err()).isZero();
+            assertThat(gone.out()).contains("does not answer (--flink-gone): finishing the take-over");
+            assertTakenOver(gone);
+            writer.stopAndJoin();
+            assertLakeHoldsEveryRowOnce();
+        } finally {
+            writer.stopAndJoin();
+        }
+    }
+
+    /**
+     * A job whose task ignores the cancel stays CANCELLING: the migration waits --cancel-timeout, then says so,
+     * shows where each table stands and the command that finishes it; no stack trace. The job is Flink's real
+     * CANCELLING, made by a source that does not stop until the test lets it.
+     */
+    @Test
+    void aJobStuckInCancellingIsReportedWithEachTablesStateAndTheCommandToFinish() throws Exception {
+        JobClient stuck = StuckJob.submit(flinkUrl, cluster);
+        try (LakeSyncServer server = startLakesync("migrate-stuck")) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(stuck.getJobStatus().get()).isEqualTo(JobStatus.RUNNING));
+            Run run = migrate(server, flinkUrl, "--cancel-timeout", "3");
+            LOG.info("lakesync migrate, stuck job:\n{}{}", run.out(), run.err());
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertThat(run.err().lines()).singleElement().asString()
+                    .startsWith("lakesync: Flink job " + stuck.getJobID() + " is still CANCELLING 3 s after it was "
+                            + "cancelled")
+                    .endsWith("Make Flink end it (restart the TaskManager that runs the stuck task). Then finish "
+                            + "with: lakesync migrate --flink-url " + flinkUrl + " (and this run's other options).");
             for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
-                awaitTiered(table);
+                assertThat(run.out().lines().filter(l -> l.matches(table + " +(taken over: lakesync committed lake "
+                        + "snapshot \\d+|nothing left to tier|waiting for lakesync; last lake snapshot \\w+)")))
+                        .as("the state of %s in%n%s", table, run.out())
+                        .hasSize(1);
+            }
+        } finally {
+            StuckJob.RELEASE.countDown();
+            eventually(SYNC_TIMEOUT, () -> assertThat(stuck.getJobStatus().get().isGloballyTerminalState()).isTrue());
+        }
+    }
+
+    /** Each table's latest lake snapshot, -1 for a table not tiered yet. */
+    private static Map<TablePath, Long> latestLakeSnapshots() throws Exception {
+        Map<TablePath, Long> latest = new HashMap<>();
+        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
+            try {
+                latest.put(table, admin.getLatestLakeSnapshot(table).get().getSnapshotId());
+            } catch (ExecutionException notTieredYet) {
+                latest.put(table, -1L);
             }
         }
-        assertExactlyOnce(readLake(CLICKS, "id"), writer.clicks);
-        assertExactlyOnce(readLake(EVENTS, "id"), writer.events);
-        Map<Long, String> orders = new HashMap<>();
-        readLake(ORDERS, "id", "status").forEach(row -> orders.put((Long) row.get(0), (String) row.get(1)));
-        assertThat(orders).isEqualTo(writer.orders);
+        return latest;
+    }
+
+    private static void awaitTieredPast(Map<TablePath, Long> snapshots) throws Exception {
+        for (Map.Entry<TablePath, Long> table : snapshots.entrySet()) {
+            eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table.getKey()).get()
+                    .getSnapshotId()).isGreaterThan(table.getValue()));
+        }
+    }
+
+    /** Waits until lakesync tiered everything written, then reads the lake row by row. */
+    private static void assertLakeHoldsEveryRowOnce() throws Exception {
+        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
+            awaitTiered(table);
+        }
+        assertExactlyOnce(readLake(CLICKS, "id"), clicks);
+        assertExactlyOnce(readLake(EVENTS, "id"), events);
+        Map<Long, String> lakeOrders = new HashMap<>();
+        readLake(ORDERS, "id", "status").forEach(row -> lakeOrders.put((Long) row.get(0), (String) row.get(1)));
+        assertThat(lakeOrders).isEqualTo(orders);
     }
 
     private static LakeSyncServer startLakesync(String instance) throws Exception {
@@ -200,6 +300,10 @@ class MigrateCommandTest extends TieringTestBase {
     }
 
     private static Run migrate(LakeSyncServer server, String... extra) {
+        return migrate(server, flinkUrl, extra);
+    }
+
+    private static Run migrate(LakeSyncServer server, URI flinkUrl, String... extra) {
         List<String> args = new ArrayList<>(List.of("migrate", "--flink-url", flinkUrl.toString(),
                 "--url", server.url().toString(), "--token", OWNER, "--timeout", "60",
                 "--set", "fluss.bootstrap.servers=" + cluster.bootstrapServers()));
@@ -211,13 +315,45 @@ class MigrateCommandTest extends TieringTestBase {
         return new Run(code, out.toString(), err.toString());
     }
 
-    /** Writes to the three tables every 50 ms until stopped; keeps what each must hold in the end. */
+    /**
+     * A job lakesync takes for Fluss's tiering job (its default name, parameters naming this cluster and lake)
+     * whose source ignores the cancel and Flink's interrupts until {@link #RELEASE}: Flink keeps it CANCELLING.
+     */
+    private static final class StuckJob implements SourceFunction<Long> {
+        static final CountDownLatch RELEASE = new CountDownLatch(1);
+
+        static JobClient submit(URI flinkUrl, LocalFlussCluster cluster) throws Exception {
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+                    flinkUrl.getHost(), flinkUrl.getPort(), FlinkPeer.flinkRunConfig(cluster));
+            env.addSource(new StuckJob()).returns(Types.LONG).setParallelism(1).sinkTo(new DiscardingSink<>());
+            return env.executeAsync("Fluss Lake Tiering Service - paimon");
+        }
+
+        @Override
+        public void run(SourceContext<Long> context) {
+            while (true) {
+                try {
+                    RELEASE.await();
+                    return;
+                } catch (InterruptedException ignored) {
+                    // What makes it stuck: Flink's cancel interrupts the task thread, and it carries on.
+                }
+            }
+        }
+
+        @Override
+        public void cancel() {}
+    }
+
+    /** What the three tables must hold, over every test's writes. */
+    private static final Map<Long, String> orders = new HashMap<>();
+    private static long clicks;
+    private static long events;
+
+    /** Writes to the three tables every 50 ms until stopped, keeping what each must hold in the end. */
     private static final class Writer extends Thread {
         final AtomicBoolean running = new AtomicBoolean(true);
         volatile Exception failure;
-        final Map<Long, String> orders = new HashMap<>();
-        long clicks;
-        long events;
 
         Writer() {
             super("migrate-test-writer");
