@@ -41,6 +41,8 @@ public final class LakeSyncCli implements Callable<Integer> {
         return new CommandLine(new LakeSyncCli())
                 .setOut(out)
                 .setErr(err)
+                .setExecutionStrategy(UsageErrors::executeStrictly)
+                .setParameterExceptionHandler(UsageErrors::report)
                 .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
                     ConfigException configError = configCause(e);
                     if (configError != null) {
