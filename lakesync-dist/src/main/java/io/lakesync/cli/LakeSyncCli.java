@@ -5,6 +5,8 @@ import io.lakesync.server.LakeSyncVersion;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+import org.slf4j.MarkerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,6 +31,9 @@ public final class LakeSyncCli implements Callable<Integer> {
     static final int START_FAILED = 1;
     static final int BAD_INPUT = 2;
 
+    /** Log lines the terminal leaves out ({@code log4j2.xml}): they are in the data folder's log file. */
+    static final Marker LOG_FILE_ONLY = MarkerFactory.getMarker("LOG_FILE_ONLY");
+
     @Spec private CommandSpec spec;
 
     /** Runs the command and exits: ZooKeeper and Fluss leave non-daemon threads that would keep the JVM up. */
@@ -49,7 +54,8 @@ public final class LakeSyncCli implements Callable<Integer> {
                         commandLine.getErr().println("lakesync: " + configError.getMessage());
                         return BAD_INPUT;
                     }
-                    LoggerFactory.getLogger(LakeSyncCli.class).error("lakesync failed", e);
+                    // The stack trace is for the log file; the terminal gets the one line below.
+                    LoggerFactory.getLogger(LakeSyncCli.class).error(LOG_FILE_ONLY, "lakesync failed", e);
                     commandLine.getErr().println("lakesync: failed to start: " + describe(e));
                     return START_FAILED;
                 })
@@ -73,12 +79,22 @@ public final class LakeSyncCli implements Callable<Integer> {
 
     /** The failure and, if different, its root cause, on one line: the stack trace is in the log. */
     private static String describe(Throwable e) {
+        Throwable root = rootCause(e);
+        String summary = messageOf(e);
+        return root == e ? summary : summary + " Cause: " + messageOf(root);
+    }
+
+    /** The message of {@code e}'s innermost cause, else its class name. */
+    static String rootMessage(Throwable e) {
+        return messageOf(rootCause(e));
+    }
+
+    private static Throwable rootCause(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String summary = messageOf(e);
-        return root == e ? summary : summary + " Cause: " + messageOf(root);
+        return root;
     }
 
     private static String messageOf(Throwable e) {

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Runs the lakesync service against an existing Fluss cluster (config key fluss.bootstrap.servers).",
+            "The lake (datalake.paimon.*) is the cluster's own unless given here.",
             "Ctrl-C or SIGTERM stops cleanly."
         })
 final class ServeCommand implements Callable<Integer> {
@@ -33,13 +34,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LakeSyncConfig config = source.load(Map.of());
-        Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        LakeSyncConfig given = source.load(Map.of());
+        Path dataDir = Path.of(given.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Path logFile = LogFile.attach(dataDir);
+        LakeSyncConfig config = ClusterLakeSettings.apply(given);
         StopSignal stop = StopSignal.install();
         try (LakeSyncServer server = LakeSyncServer.start(config)) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", config.flussClientOptions().get("bootstrap.servers"));
+            rows.put("Paimon warehouse", config.lakeCatalogOptions().get("warehouse"));
             rows.put("Service URL", server.url() + "  (GET /health)");
             rows.put("Console", server.url() + "/  (sign in with an API token from auth.tokens)");
             rows.put("Data folder", dataDir.toString());
