@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code lakesync} command line. Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for bad
- * usage or configuration (the message names the flag or config key).
+ * usage or configuration (the message names the flag or config key), 3 when a stop did not finish within its
+ * bound (the message names the step it was in).
  */
 @Command(
         name = "lakesync",
@@ -30,6 +31,7 @@ public final class LakeSyncCli implements Callable<Integer> {
 
     static final int START_FAILED = 1;
     static final int BAD_INPUT = 2;
+    static final int STOP_TIMED_OUT = 3;
 
     /** Log lines the terminal leaves out ({@code log4j2.xml}): they are in the data folder's log file. */
     static final Marker LOG_FILE_ONLY = MarkerFactory.getMarker("LOG_FILE_ONLY");
@@ -43,23 +45,29 @@ public final class LakeSyncCli implements Callable<Integer> {
 
     /** Runs the command with the given streams and returns its exit code. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        return new CommandLine(new LakeSyncCli())
-                .setOut(out)
-                .setErr(err)
-                .setExecutionStrategy(UsageErrors::executeStrictly)
-                .setParameterExceptionHandler(UsageErrors::report)
-                .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-                    ConfigException configError = configCause(e);
-                    if (configError != null) {
-                        commandLine.getErr().println("lakesync: " + configError.getMessage());
-                        return BAD_INPUT;
-                    }
-                    // The stack trace is for the log file; the terminal gets the one line below.
-                    LoggerFactory.getLogger(LakeSyncCli.class).error(LOG_FILE_ONLY, "lakesync failed", e);
-                    commandLine.getErr().println("lakesync: failed to start: " + describe(e));
-                    return START_FAILED;
-                })
-                .execute(args);
+        try {
+            return new CommandLine(new LakeSyncCli())
+                    .setOut(out)
+                    .setErr(err)
+                    .setExecutionStrategy(UsageErrors::executeStrictly)
+                    .setParameterExceptionHandler(UsageErrors::report)
+                    .setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine.getErr()))
+                    .execute(args);
+        } catch (Error e) { // picocli lets Errors through, a broken class path for one
+            return failed(e, err);
+        }
+    }
+
+    /** One line for the terminal and the exit code; the stack trace of an unexpected failure goes to the log file. */
+    private static int failed(Throwable e, PrintWriter err) {
+        ConfigException configError = configCause(e);
+        if (configError != null) {
+            err.println("lakesync: " + configError.getMessage());
+            return BAD_INPUT;
+        }
+        LoggerFactory.getLogger(LakeSyncCli.class).error(LOG_FILE_ONLY, "lakesync failed", e);
+        err.println("lakesync: failed to start: " + describe(e));
+        return START_FAILED;
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.server.LakeSyncVersion;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -27,6 +28,8 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    /** How long a stop may take: tables are handed back, the last status and usage written. */
+    static final Duration STOP_BOUND = Duration.ofSeconds(30);
 
     @Spec private CommandSpec spec;
 
@@ -38,7 +41,7 @@ final class ServeCommand implements Callable<Integer> {
         Path dataDir = Path.of(given.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Path logFile = LogFile.attach(dataDir);
         LakeSyncConfig config = ClusterLakeSettings.apply(given);
-        StopSignal stop = StopSignal.install();
+        StopSignal stop = StopSignal.install(STOP_BOUND);
         try (LakeSyncServer server = LakeSyncServer.start(config)) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", config.flussClientOptions().get("bootstrap.servers"));
