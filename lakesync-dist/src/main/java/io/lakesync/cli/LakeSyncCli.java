@@ -1,9 +1,11 @@
 package io.lakesync.cli;
 
 import io.lakesync.config.ConfigException;
+import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.server.LakeSyncVersion;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.apache.paimon.fs.UnsupportedSchemeException;
 import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 import org.slf4j.MarkerFactory;
@@ -62,11 +64,16 @@ public final class LakeSyncCli implements Callable<Integer> {
     private static int failed(Throwable e, PrintWriter err) {
         ConfigException configError = configCause(e);
         if (configError != null) {
-            err.println("lakesync: " + configError.getMessage());
+            err.println("lakesync: " + oneLine(configError.getMessage()));
+            return BAD_INPUT;
+        }
+        if (rootCause(e) instanceof UnsupportedSchemeException unsupported) {
+            err.println("lakesync: The lake's storage is not supported, check config key '" + LakeSyncOptions.LAKE_PREFIX
+                    + "warehouse': " + oneLine(unsupported.getMessage()));
             return BAD_INPUT;
         }
         LoggerFactory.getLogger(LakeSyncCli.class).error(LOG_FILE_ONLY, "lakesync failed", e);
-        err.println("lakesync: failed to start: " + describe(e));
+        err.println("lakesync: failed to start: " + oneLine(describe(e)));
         return START_FAILED;
     }
 
@@ -103,6 +110,11 @@ public final class LakeSyncCli implements Callable<Integer> {
             root = root.getCause();
         }
         return root;
+    }
+
+    /** {@code text} on one line: some messages (Fluss's, Paimon's) hold line breaks. */
+    private static String oneLine(String text) {
+        return text.strip().replaceAll("\\s*\\R\\s*", " ").replaceAll(" {2,}", " ");
     }
 
     private static String messageOf(Throwable e) {
