@@ -47,21 +47,23 @@ public final class LakeSyncCli implements Callable<Integer> {
 
     /** Runs the command with the given streams and returns its exit code. */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine root = new CommandLine(new LakeSyncCli());
         try {
-            return new CommandLine(new LakeSyncCli())
+            return root
                     .setOut(out)
                     .setErr(err)
                     .setExecutionStrategy(UsageErrors::executeStrictly)
                     .setParameterExceptionHandler(UsageErrors::report)
-                    .setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine.getErr()))
+                    .setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine))
                     .execute(args);
         } catch (Error e) { // picocli lets Errors through, a broken class path for one
-            return failed(e, err);
+            return failed(e, root);
         }
     }
 
     /** One line for the terminal and the exit code; the stack trace of an unexpected failure goes to the log file. */
-    private static int failed(Throwable e, PrintWriter err) {
+    private static int failed(Throwable e, CommandLine command) {
+        PrintWriter err = command.getErr();
         ConfigException configError = configCause(e);
         if (configError != null) {
             err.println("lakesync: " + oneLine(configError.getMessage()));
@@ -73,7 +75,9 @@ public final class LakeSyncCli implements Callable<Integer> {
             return BAD_INPUT;
         }
         LoggerFactory.getLogger(LakeSyncCli.class).error(LOG_FILE_ONLY, "lakesync failed", e);
-        err.println("lakesync: failed to start: " + oneLine(describe(e)));
+        boolean starting = command.getCommand() instanceof ServeCommand || command.getCommand() instanceof LocalCommand;
+        String failure = starting ? "failed to start" : command.getCommandSpec().qualifiedName() + " failed";
+        err.println("lakesync: " + failure + ": " + oneLine(describe(e)));
         return START_FAILED;
     }
 

@@ -63,8 +63,9 @@ class TerminalOutputIT {
                 new Case(1, NO_SERVICE_LINE + noService, "usage", "--url", noService),
                 new Case(2, "lakesync: lakesync config-reference: unexpected argument 'extra'", "config-reference", "extra"),
                 new Case(2, "lakesync: name one table as DB.TABLE, or pass --all.", "verify", "--data-dir", data),
-                new Case(1, "lakesync: failed to start: Failed to initialize fluss client connection to bootstrap "
-                        + "servers: [/" + noFluss + "]", "verify", "--all", "--set", "fluss.bootstrap.servers=" + noFluss),
+                new Case(1, "lakesync: lakesync verify failed: Cannot reach the Fluss cluster at " + noFluss
+                        + " ('fluss.bootstrap.servers') to read its lake settings",
+                        "verify", "--all", "--set", "fluss.bootstrap.servers=" + noFluss),
                 new Case(2, "lakesync: lakesync migrate: Missing required option: '--flink-url=URL'", "migrate"),
                 new Case(1, "lakesync: lakesync cannot take over: " + NO_SERVICE_LINE.substring("lakesync: ".length())
                         + noService, "migrate", "--flink-url", noService, "--url", noService));
