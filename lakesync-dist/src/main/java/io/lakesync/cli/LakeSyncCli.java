@@ -24,6 +24,13 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = LakeSyncCli.Version.class,
         description = "Keeps Fluss tables with 'table.datalake.enabled'='true' synchronized into Apache Paimon.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:done, or stopped cleanly",
+            "1:start-up or the command failed (one line says why)",
+            "2:bad usage or configuration (the line names the flag or config key)",
+            "3:a stop did not finish within its bound (the line names the step)"
+        },
         subcommands = {
             LocalCommand.class, ServeCommand.class, StatusCommand.class, TablesCommand.class, AlertsCommand.class,
             ServiceCommand.class, ConfigReferenceCommand.class, InstancesCommand.class, VerifyCommand.class,

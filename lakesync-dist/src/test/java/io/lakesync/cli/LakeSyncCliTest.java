@@ -228,6 +228,7 @@ class LakeSyncCliTest {
         Run run = run();
         assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
         assertThat(run.err()).contains("local").contains("serve").contains("config-reference");
+        assertThat(run.err()).contains("Exit codes:").contains("2   bad usage or configuration");
     }
 
     @Test
