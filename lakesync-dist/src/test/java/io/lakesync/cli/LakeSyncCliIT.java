@@ -82,7 +82,11 @@ class LakeSyncCliIT {
             createLakeTable(first.awaitOutput(BOOTSTRAP, Duration.ZERO));
             assertThat(first.output()).contains("Paimon warehouse", dataDir.resolve("warehouse").toString());
 
-            first.awaitOutput(DEMO_STATUS, READY_TIMEOUT); // the demo writer is busy now
+            String noFlink = "http://127.0.0.1:" + ClosedPort.pick();
+            try (Child migrate = Child.start(tempDir, "migrate", "--flink-url", noFlink, "--data-dir", dataDir.toString())) {
+                first.awaitOutput(DEMO_STATUS, READY_TIMEOUT); // the demo writer is busy now
+                assertMigrationFailedOnOneLine(migrate, noFlink);
+            }
 
             // Ctrl-C; a child of a shell that ignores SIGINT (a background job) inherits that, so SIGTERM then.
             int beforeStop = first.output().length();
@@ -105,6 +109,14 @@ class LakeSyncCliIT {
             assertThat(second.awaitExit(EXIT_TIMEOUT)).isZero();
             assertThat(second.output()).contains("Stopped; data kept in " + dataDir);
         }
+    }
+
+    /** Checks what migrate printed, given a Flink REST endpoint that does not answer and a lakesync that does. */
+    private static void assertMigrationFailedOnOneLine(Child migrate, String flinkUrl) throws Exception {
+        assertThat(migrate.awaitExit(EXIT_TIMEOUT)).isEqualTo(LakeSyncCli.START_FAILED);
+        assertThat(migrate.errors().lines()).hasSize(1);
+        assertThat(migrate.errors()).startsWith("lakesync: ").contains(flinkUrl.substring("http://".length()));
+        assertThat(StackTraces.in(migrate.output() + migrate.errors())).isEmpty();
     }
 
     /**

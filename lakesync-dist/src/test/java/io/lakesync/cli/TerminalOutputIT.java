@@ -3,7 +3,6 @@ package io.lakesync.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,8 +33,8 @@ class TerminalOutputIT {
     void everyCommandAnswersBadInputWithOneLineAndNoStackTrace() throws Exception {
         String data = tempDir.resolve("data").toString();
         String missingFile = tempDir.resolve("missing.yaml").toString();
-        String noService = "http://127.0.0.1:" + closedPort();
-        String noFluss = "127.0.0.1:" + closedPort();
+        String noService = "http://127.0.0.1:" + ClosedPort.pick();
+        String noFluss = "127.0.0.1:" + ClosedPort.pick();
         List<Case> cases = List.of(
                 new Case(2, "lakesync: unknown command 'frobnicate'; the commands are: local, serve", "frobnicate", "--help"),
                 new Case(2, "lakesync: lakesync local: unknown option '--fluss-prot'; did you mean '--fluss-port'?",
@@ -125,12 +124,5 @@ class TerminalOutputIT {
         command.add(CliCases.class.getName());
         command.add(casesFile.toString());
         return command;
-    }
-
-    /** A port nothing listens on: a free one, released again. */
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
