@@ -6,6 +6,7 @@ import io.lakesync.config.LakeSyncOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,8 @@ final class ClusterLakeSettings {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
     private static final String FORMAT_KEY = LakeSyncOptions.DATALAKE_FORMAT.key();
     private static final String WAREHOUSE_KEY = LakeSyncOptions.LAKE_PREFIX + "warehouse";
+    /** Words in a key whose value is never logged: s3.access-key, jdbc.password, a token, a credentials file... */
+    private static final List<String> SECRET_WORDS = List.of("password", "secret", "key", "token", "credential");
     private static final String BOOTSTRAP_KEY = LakeSyncOptions.FLUSS_PREFIX + "bootstrap.servers";
 
     private ClusterLakeSettings() {}
@@ -121,9 +124,8 @@ final class ClusterLakeSettings {
 
     /** A value for the log: quoted, or hidden when the key names a secret. */
     private static String shown(String key, String value) {
-        String lower = key.toLowerCase();
-        boolean secret = lower.contains("password") || lower.contains("secret") || lower.endsWith("key")
-                || lower.contains("token");
+        String lower = key.toLowerCase(Locale.ROOT);
+        boolean secret = SECRET_WORDS.stream().anyMatch(lower::contains);
         return secret ? "(hidden)" : "'" + value + "'";
     }
 }

@@ -37,10 +37,11 @@ class ClusterLakeSettingsTest {
                 .containsEntry("warehouse", "/own/warehouse").containsEntry("metastore", "filesystem");
         assertThat(ClusterLakeSettings.mismatches(config.lakeCatalogOptions(), PAIMON_CLUSTER)).containsExactly(
                 "Config key 'datalake.paimon.warehouse' is '/own/warehouse' here but '/cluster/warehouse'");
-        assertThat(ClusterLakeSettings.mismatches(Map.of("jdbc.password", "a"),
-                Map.of("datalake.paimon.jdbc.password", "b")))
-                .as("secrets stay out of the log").containsExactly(
-                        "Config key 'datalake.paimon.jdbc.password' is (hidden) here but (hidden)");
+        assertThat(ClusterLakeSettings.mismatches(Map.of("jdbc.password", "a", "s3.access-key", "c"),
+                Map.of("datalake.paimon.jdbc.password", "b", "datalake.paimon.s3.access-key", "d")))
+                .as("secrets stay out of the log").containsExactlyInAnyOrder(
+                        "Config key 'datalake.paimon.jdbc.password' is (hidden) here but (hidden)",
+                        "Config key 'datalake.paimon.s3.access-key' is (hidden) here but (hidden)");
     }
 
     @Test
