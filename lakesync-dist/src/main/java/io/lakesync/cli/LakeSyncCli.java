@@ -15,9 +15,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code lakesync} command line. Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for bad
- * usage or configuration (the message names the flag or config key), 3 when a stop did not finish within its
- * bound (the message names the step it was in).
+ * The {@code lakesync} command line. A failure prints one line on stderr (stack traces go to the data folder's
+ * log file only) and exits 1 when start-up or the command fails, 2 for bad usage or configuration (the line names
+ * the flag or config key), 3 when a stop did not finish within its bound (the line names the step it was in);
+ * 0 after a clean stop.
  */
 @Command(
         name = "lakesync",
