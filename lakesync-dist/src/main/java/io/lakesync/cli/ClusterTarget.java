@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
 
 /**
  * The Fluss cluster and Paimon lake a command reads directly (not through the service): the service's own
- * config file and {@code --set} pairs; without {@code fluss.bootstrap.servers} in them, the local stack of the
- * data folder (the coordinator port it last listened on, and its warehouse).
+ * config file and {@code --set} pairs, the lake being the cluster's own unless given ({@link ClusterLakeSettings});
+ * without {@code fluss.bootstrap.servers} in them, the local stack of the data folder (the coordinator port it
+ * last listened on, and its warehouse).
  */
 final class ClusterTarget {
 
@@ -32,7 +33,7 @@ final class ClusterTarget {
         overrides.putIfAbsent(LakeSyncOptions.DATA_DIR.key(), dataDir.toString());
         LakeSyncConfig config = LakeSyncConfig.load(file, overrides);
         if (config.flussClientOptions().containsKey(ConfigOptions.BOOTSTRAP_SERVERS.key())) {
-            return config;
+            return ClusterLakeSettings.apply(config);
         }
         Path localData = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Map<String, String> local = new LinkedHashMap<>();

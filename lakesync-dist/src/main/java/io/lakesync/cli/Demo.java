@@ -4,6 +4,7 @@ import io.lakesync.server.LakeSyncServer;
 import io.lakesync.status.TableStatus;
 import io.lakesync.tiering.lake.LakeTables;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -41,6 +42,7 @@ final class Demo implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Demo.class);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
     private static final int KEYS = 10_000;
+    private static final Duration LAST_FLUSH_TIMEOUT = Duration.ofSeconds(10);
 
     private final Connection connection;
     private final LakeTables lake;
@@ -160,8 +162,14 @@ final class Demo implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        threads.shutdownNow();
-        threads.awaitTermination(10, TimeUnit.SECONDS);
+        // Not shutdownNow(): interrupting a flush in progress breaks the Fluss writer's memory accounting, which
+        // its sender thread then reports as errors. The write in progress finishes; no new one starts.
+        threads.shutdown();
+        if (!threads.awaitTermination(LAST_FLUSH_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            LOG.warn("Demo writer: its last flush did not finish within {}; those rows are not in Fluss",
+                    LAST_FLUSH_TIMEOUT);
+            threads.shutdownNow();
+        }
         if (orders != null) {
             orders.close();
         }

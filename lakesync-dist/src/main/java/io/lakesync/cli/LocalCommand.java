@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -41,6 +42,8 @@ import picocli.CommandLine.Spec;
 final class LocalCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalCommand.class);
+    /** The service's stop bound, plus the Fluss servers and ZooKeeper stopping after it. */
+    private static final Duration STOP_BOUND = ServeCommand.STOP_BOUND.multipliedBy(2);
 
     /**
      * With its only tablet server stopping, Fluss cannot move bucket leadership anywhere: skip the controlled
@@ -106,7 +109,7 @@ final class LocalCommand implements Callable<Integer> {
 
     private int run(LakeSyncConfig config, Path dataDir) throws Exception {
         Path logFile = LogFile.attach(dataDir);
-        StopSignal stop = StopSignal.install();
+        StopSignal stop = StopSignal.install(STOP_BOUND);
         LOG.info("Starting the local stack in {}", dataDir);
         try (LocalFlussCluster cluster = LocalFlussCluster.start(config, FLUSS_SERVER_OPTIONS);
                 LakeSyncServer server = LakeSyncServer.start(cluster.serviceConfig(config))) {

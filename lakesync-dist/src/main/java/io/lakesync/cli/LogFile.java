@@ -10,8 +10,9 @@ import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.layout.PatternLayout;
 
 /**
- * Adds {@code <data folder>/logs/lakesync.log} to the logging set up by {@code log4j2.xml}. Done in code
- * because the data folder is known only once the configuration is loaded, after logging has started.
+ * Adds {@code <data folder>/logs/lakesync.log} to the logging set up by {@code log4j2.xml}: every event, with
+ * its stack trace, including those the terminal leaves out. Done in code because the data folder is known only
+ * once the configuration is loaded, after logging has started.
  */
 final class LogFile {
 
@@ -39,6 +40,10 @@ final class LogFile {
         appender.start();
         configuration.addAppender(appender);
         configuration.getRootLogger().addAppender(appender, null, null);
+        // Loggers kept off the terminal (log4j2.xml) do not pass their events on to the root: they get the file too.
+        configuration.getLoggers().values().stream()
+                .filter(logger -> !logger.isAdditive())
+                .forEach(logger -> logger.addAppender(appender, null, null));
         context.updateLoggers();
         return file;
     }

@@ -5,6 +5,7 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.server.LakeSyncVersion;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -21,11 +22,14 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Runs the lakesync service against an existing Fluss cluster (config key fluss.bootstrap.servers).",
+            "The lake (datalake.paimon.*) is the cluster's own unless given here.",
             "Ctrl-C or SIGTERM stops cleanly."
         })
 final class ServeCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+    /** How long a stop may take: tables are handed back, the last status and usage written. */
+    static final Duration STOP_BOUND = Duration.ofSeconds(30);
 
     @Spec private CommandSpec spec;
 
@@ -33,13 +37,15 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LakeSyncConfig config = source.load(Map.of());
-        Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
+        LakeSyncConfig given = source.load(Map.of());
+        Path dataDir = Path.of(given.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Path logFile = LogFile.attach(dataDir);
-        StopSignal stop = StopSignal.install();
+        LakeSyncConfig config = ClusterLakeSettings.apply(given);
+        StopSignal stop = StopSignal.install(STOP_BOUND);
         try (LakeSyncServer server = LakeSyncServer.start(config)) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", config.flussClientOptions().get("bootstrap.servers"));
+            rows.put("Paimon warehouse", config.lakeCatalogOptions().get("warehouse"));
             rows.put("Service URL", server.url() + "  (GET /health)");
             rows.put("Console", server.url() + "/  (sign in with an API token from auth.tokens)");
             rows.put("Data folder", dataDir.toString());

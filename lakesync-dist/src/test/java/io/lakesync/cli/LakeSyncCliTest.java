@@ -228,6 +228,41 @@ class LakeSyncCliTest {
         Run run = run();
         assertThat(run.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
         assertThat(run.err()).contains("local").contains("serve").contains("config-reference");
+        assertThat(run.err()).contains("Exit codes:").contains("2   bad usage or configuration");
+    }
+
+    @Test
+    void anUnknownCommandFailsEvenWithHelpAndSuggestsTheNearest() {
+        Run typo = run("frobnicate", "--help");
+        assertThat(typo.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(typo.out()).isEmpty();
+        assertThat(typo.err()).startsWith("lakesync: unknown command 'frobnicate'; the commands are: local, serve,");
+        assertThat(typo.err().lines()).hasSize(1);
+
+        Run near = run("serv");
+        assertThat(near.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(near.err()).startsWith("lakesync: unknown command 'serv'; did you mean 'serve'");
+        assertThat(near.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void anUnknownOptionOrArgumentFailsNamingItAndTheCommand() {
+        Run option = run("serve", "--prot", "8080", "--help");
+        assertThat(option.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(option.out()).isEmpty();
+        assertThat(option.err()).startsWith("lakesync: lakesync serve: unknown option '--prot'; did you mean '--port'")
+                .contains("(see 'lakesync serve --help')");
+        assertThat(option.err().lines()).hasSize(1);
+
+        Run argument = run("config-reference", "extra");
+        assertThat(argument.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(argument.err()).startsWith("lakesync: lakesync config-reference: unexpected argument 'extra'");
+        assertThat(argument.err().lines()).hasSize(1);
+
+        Run missing = run("migrate");
+        assertThat(missing.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
+        assertThat(missing.err()).contains("--flink-url").contains("(see 'lakesync migrate --help')");
+        assertThat(missing.err().lines()).hasSize(1);
     }
 
     @Test

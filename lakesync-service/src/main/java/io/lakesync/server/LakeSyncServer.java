@@ -33,6 +33,7 @@ import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.connection.ReconnectingConnection;
@@ -184,7 +185,8 @@ public final class LakeSyncServer implements AutoCloseable {
                             new AlertRoutes(alerting),
                             new InstanceRoutes(node),
                             new ConsoleRoutes(refreshInterval),
-                            new UsageRoutes(state, usage, config.get(LakeSyncOptions.BILLING_PROVISIONED_CU), clock))));
+                            new UsageRoutes(state, usage, config.get(LakeSyncOptions.BILLING_PROVISIONED_CU),
+                                    CapacityQuotas.of(config), clock))));
             node.everyHeartbeat(() -> {
                 try {
                     serviceSwitch.followSharedSwitch();

@@ -1,5 +1,6 @@
 package io.lakesync.usage;
 
+import io.lakesync.tiering.capacity.CapacityQuotas;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,9 +11,11 @@ import java.util.TreeMap;
 /**
  * Usage between two hours, grouped, and split into provisioned and pay-as-you-go CU-hours the way the product
  * spec bills it: in each hour the cluster's first {@code provisionedCu} CU-hours are provisioned capacity, the
- * rest pay-as-you-go; every table of that hour gets the same provisioned fraction of its own CU-hours.
+ * rest pay-as-you-go; every table of that hour gets the same provisioned fraction of its own CU-hours. With it,
+ * the CU quotas that cap how many rounds run at the same time.
  */
-public record UsageReport(Instant from, Instant to, String by, double provisionedCu, List<Line> lines, Line total) {
+public record UsageReport(
+        Instant from, Instant to, String by, double provisionedCu, CapacityQuotas quota, List<Line> lines, Line total) {
 
     /** One group's usage. */
     public record Line(
@@ -39,7 +42,8 @@ public record UsageReport(Instant from, Instant to, String by, double provisione
         }
     }
 
-    static UsageReport of(Instant from, Instant to, UsageGrouping by, double provisionedCu, List<HourlyUsage> hourly) {
+    static UsageReport of(Instant from, Instant to, UsageGrouping by, double provisionedCu, CapacityQuotas quota,
+            List<HourlyUsage> hourly) {
         Map<Instant, Double> clusterCuHours = new HashMap<>();
         hourly.forEach(u -> clusterCuHours.merge(u.hour(), u.cuHours(), Double::sum));
         Map<String, Line> lines = new TreeMap<>();
@@ -51,6 +55,6 @@ public record UsageReport(Instant from, Instant to, String by, double provisione
             lines.put(key, lines.getOrDefault(key, Line.empty(key)).plus(usage, provisionedFraction));
             total = total.plus(usage, provisionedFraction);
         }
-        return new UsageReport(from, to, by.label(), provisionedCu, new ArrayList<>(lines.values()), total);
+        return new UsageReport(from, to, by.label(), provisionedCu, quota, new ArrayList<>(lines.values()), total);
     }
 }

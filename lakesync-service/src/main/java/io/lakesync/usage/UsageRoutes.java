@@ -6,6 +6,7 @@ import io.javalin.http.Context;
 import io.lakesync.auth.Role;
 import io.lakesync.server.HttpRoutes;
 import io.lakesync.state.StateStore;
+import io.lakesync.tiering.capacity.CapacityQuotas;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,19 +18,21 @@ import java.time.temporal.ChronoUnit;
 /**
  * {@code GET /api/v1/usage?from&to&by=table|database|day}: CU-hours, CPU, memory, rows and bytes per group
  * between two hours (UTC; {@code from} rounded down, {@code to} up to whole hours; by default the last 24),
- * split into provisioned and pay-as-you-go ({@link UsageReport}).
+ * split into provisioned and pay-as-you-go, with the CU quotas ({@link UsageReport}).
  */
 public final class UsageRoutes implements HttpRoutes {
 
     private final UsageRepository repository;
     private final UsageMeter meter;
     private final double provisionedCu;
+    private final CapacityQuotas quota;
     private final Clock clock;
 
-    public UsageRoutes(StateStore store, UsageMeter meter, double provisionedCu, Clock clock) {
+    public UsageRoutes(StateStore store, UsageMeter meter, double provisionedCu, CapacityQuotas quota, Clock clock) {
         this.repository = new UsageRepository(store);
         this.meter = meter;
         this.provisionedCu = provisionedCu;
+        this.quota = quota;
         this.clock = clock;
     }
 
@@ -52,7 +55,7 @@ public final class UsageRoutes implements HttpRoutes {
         }
         // This instance's latest rounds count too, not only what the last periodic write stored.
         meter.flush();
-        return UsageReport.of(from, to, by, provisionedCu, repository.between(from, to));
+        return UsageReport.of(from, to, by, provisionedCu, quota, repository.between(from, to));
     }
 
     /** An ISO instant ({@code 2026-11-30T10:00:00Z}) or a day ({@code 2026-11-30}, its start in UTC). */

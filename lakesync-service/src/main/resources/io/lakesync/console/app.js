@@ -10,8 +10,9 @@ import { dataPage } from './page-data.js';
 import { tablePage } from './page-table.js';
 import { alertsPage } from './page-alerts.js';
 import { retainedPage } from './page-retained.js';
+import { usagePage } from './page-usage.js';
 
-const PAGES = { overview: overviewPage, data: dataPage, table: tablePage, alerts: alertsPage, retained: retainedPage };
+const PAGES = { overview: overviewPage, data: dataPage, table: tablePage, alerts: alertsPage, retained: retainedPage, usage: usagePage };
 const ROLES = ['viewer', 'operator', 'owner'];
 
 const main = document.getElementById('main');

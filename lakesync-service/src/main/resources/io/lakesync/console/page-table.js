@@ -113,7 +113,7 @@ function showBuckets(holder, buckets) {
   fill(holder, h('div', { class: 'scroll' }, h('table', {},
     h('thead', {}, h('tr', {}, h('th', {}, 'Partition'), h('th', { class: 'num' }, 'Bucket'), h('th', { class: 'num' }, 'Tiered offset'),
       h('th', { class: 'num' }, 'End offset'), h('th', { class: 'num' }, 'Behind'), h('th', {}, ''))),
-    h('tbody', {}, buckets.map((b) => {
+    h('tbody', {}, naturalOrder(buckets).map((b) => {
       const tiered = Math.max(0, b.tieredOffset);
       const share = b.endOffset > 0 ? tiered / b.endOffset : 1;
       return h('tr', { 'data-bucket': b.bucket },
@@ -122,6 +122,12 @@ function showBuckets(holder, buckets) {
         h('td', { class: 'num' }, count(b.endOffset)), h('td', { class: 'num' }, count(b.endOffset - tiered)),
         h('td', {}, h('div', { class: 'bar' }, h('span', { style: 'width:' + Math.round(share * 100) + '%' }))));
     })))));
+}
+
+/** By partition, then bucket number, as Fluss numbers them (the API lists them in no particular order). */
+function naturalOrder(buckets) {
+  return [...buckets].sort((a, b) => (a.partition || '').localeCompare(b.partition || '', 'en', { numeric: true })
+    || a.bucket - b.bucket);
 }
 
 function showActivity(holder, a) {

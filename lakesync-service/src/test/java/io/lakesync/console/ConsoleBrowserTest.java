@@ -42,6 +42,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The web console in a real headless Chromium (Debian's, driven by its chromedriver) against the real service
@@ -102,6 +103,8 @@ class ConsoleBrowserTest extends TieringTestBase {
         settings.put("auth.tokens", "olivia:owner:" + OWNER + ",otto:operator:" + OPERATOR + ",vera:viewer:" + VIEWER);
         settings.put("status.refresh-interval", "500ms");
         settings.put("alert.evaluation-interval", "300ms");
+        settings.put("billing.provisioned-cu", "0.5");
+        settings.put("quota.database-cu", "fluss:3");
         LakeSyncConfig config = serviceConfig("console", settings);
         createTable(orders, idTable(2, "1s"));
         append(orders, ids(0, 200));
@@ -127,6 +130,7 @@ class ConsoleBrowserTest extends TieringTestBase {
             tablePageChartsTheHistory();
             alertRuleCreatedInThePageFiresAndShowsAsActive();
             retainedPageLoads();
+            usagePageShowsTheApiFiguresAndQuotasForEachRole();
             phoneWidthHasNoSidewaysScrolling();
 
             int port = server.port();
@@ -261,7 +265,8 @@ class ConsoleBrowserTest extends TieringTestBase {
                 + ".getOption().series[0].markLine.data[0].yAxis;");
         assertThat(((Number) freshnessLine).longValue()).isEqualTo(1000);
         assertThat(chartPoints("chart-pending")).isNotEmpty();
-        assertThat(browser.findElements(By.cssSelector("#buckets tr[data-bucket]"))).hasSize(2);
+        assertThat(script("return [...document.querySelectorAll('#buckets tr[data-bucket]')].map(r => r.dataset.bucket);"))
+                .as("buckets in their natural order").isEqualTo(List.of("0", "1"));
         assertThat(text("#table-reason")).isNotBlank();
         screenshot("table");
         collectConsoleErrors("table page");
@@ -302,6 +307,41 @@ class ConsoleBrowserTest extends TieringTestBase {
         open("#/retained");
         eventually(WAIT, () -> assertThat(text("#retained-body")).contains("No retained lake tables."));
         collectConsoleErrors("retained lake tables");
+    }
+
+    private void usagePageShowsTheApiFiguresAndQuotasForEachRole() throws Exception {
+        open("#/usage");
+        eventually(WAIT, () -> assertThat(usageKeysShown()).isEqualTo(usageKeys("table")).contains(orders.toString()));
+        assertThat(text("#usage-provisioned-cu")).startsWith("Provisioned capacity: 0.5 CU");
+        assertThat(text("#usage-cluster-quota")).contains("at most 1,000 CUs");
+        assertThat(text("#usage-database-quota")).contains("fluss").contains("3");
+        assertThat(text("#usage-quota-hint")).contains("quota.cluster-cu").contains("billing.provisioned-cu");
+        screenshot("usage");
+
+        new Select(browser.findElement(By.id("usage-by"))).selectByValue("database");
+        eventually(WAIT, () -> assertThat(usageKeysShown()).isEqualTo(usageKeys("database")).containsExactly("fluss", "total"));
+        collectConsoleErrors("owner: usage");
+
+        signIn(VIEWER);
+        open("#/usage");
+        eventually(WAIT, () -> assertThat(usageKeysShown()).isEqualTo(usageKeys("table")));
+        assertThat(text("#usage-quota-hint")).isEqualTo("An owner changes these in the service configuration.");
+        collectConsoleErrors("viewer: usage");
+    }
+
+    /** The rows of the usage page, then its total, by key. */
+    private List<String> usageKeysShown() {
+        return ((List<?>) script("return [...document.querySelectorAll('#usage-body tr[data-key]')].map(r => r.dataset.key);"))
+                .stream().map(String::valueOf).toList();
+    }
+
+    /** What the API reports for the page's period (the last 24 hours): each line's key, then the total's. */
+    private List<String> usageKeys(String by) throws Exception {
+        List<String> keys = new ArrayList<>();
+        JsonNode report = api("GET", "/api/v1/usage?by=" + by, VIEWER);
+        report.get("lines").forEach(line -> keys.add(line.get("key").asText()));
+        keys.add(report.get("total").get("key").asText());
+        return keys;
     }
 
     private void phoneWidthHasNoSidewaysScrolling() throws Exception {

@@ -66,6 +66,15 @@ public final class PostgresServer implements BeforeAllCallback {
         return StateStore.open(jdbcUrl, SUPERUSER, PASSWORD, clock);
     }
 
+    /**
+     * Stops the server for good, to see what lakesync does when its state database goes away. The server serves
+     * every test class of a run in its JVM: only a class that is its one user there may stop it.
+     */
+    public void stop() throws IOException {
+        port(); // fails the same way if JUnit did not start it
+        server.stop();
+    }
+
     public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port() + "/" + database;
     }
@@ -88,6 +97,7 @@ public final class PostgresServer implements BeforeAllCallback {
         private final Path home;
         private final int port;
         private final boolean asPostgresUser;
+        private boolean stopped;
 
         private Running(Path binaries, Path home, int port, boolean asPostgresUser) {
             this.binaries = binaries;
@@ -131,10 +141,17 @@ public final class PostgresServer implements BeforeAllCallback {
             }
         }
 
+        synchronized void stop() throws IOException {
+            if (!stopped) {
+                run("pg_ctl", "-D", dataDir(), "-m", "immediate", "-w", "stop");
+                stopped = true;
+            }
+        }
+
         @Override
         public void close() throws IOException {
             try {
-                run("pg_ctl", "-D", dataDir(), "-m", "immediate", "-w", "stop");
+                stop();
             } finally {
                 try (Stream<Path> files = Files.walk(home)) {
                     files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
