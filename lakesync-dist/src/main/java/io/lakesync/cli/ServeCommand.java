@@ -1,7 +1,9 @@
 package io.lakesync.cli;
 
+import io.lakesync.auth.Authenticator;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.server.HttpApi;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.server.LakeSyncVersion;
 import java.nio.file.Path;
@@ -40,6 +42,9 @@ final class ServeCommand implements Callable<Integer> {
         LakeSyncConfig given = source.load(Map.of());
         Path dataDir = Path.of(given.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         Path logFile = LogFile.attach(dataDir);
+        // What needs no server first: a busy port or a bad token is a usage error whatever the cluster answers.
+        HttpApi.requireCanListen(given);
+        Authenticator.fromConfig(given);
         LakeSyncConfig config = ClusterLakeSettings.apply(given);
         StopSignal stop = StopSignal.install(STOP_BOUND);
         try (LakeSyncServer server = LakeSyncServer.start(config)) {

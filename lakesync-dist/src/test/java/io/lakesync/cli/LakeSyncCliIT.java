@@ -60,7 +60,7 @@ class LakeSyncCliIT {
     private static final TablePath ORDERS = TablePath.of("it", "orders");
     private static final int SIGINT = 2;
 
-    @RegisterExtension static final PostgresServer POSTGRES = new PostgresServer();
+    @RegisterExtension static final PostgresServer POSTGRES = PostgresServer.ownServer();
 
     @TempDir Path tempDir;
 

@@ -33,6 +33,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * seconds); it listens on 127.0.0.1 and a free port, keeps its data in a temporary folder with fsync off, takes
  * password logins only, and is stopped and deleted when the run ends. PostgreSQL refuses to run as root, so as
  * root it runs as the {@code postgres} OS user the Debian package creates.
+ *
+ * <p>A test class that stops the server ({@link #stop()}) registers {@link #ownServer()} instead: a server of its
+ * own for the class, so that the classes running beside it in the same JVM keep theirs.
  */
 public final class PostgresServer implements BeforeAllCallback {
 
@@ -42,13 +45,28 @@ public final class PostgresServer implements BeforeAllCallback {
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(PostgresServer.class);
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
+    private final boolean shared;
     private Running server;
+
+    public PostgresServer() {
+        this(true);
+    }
+
+    private PostgresServer(boolean shared) {
+        this.shared = shared;
+    }
+
+    /** A server for the registering test class alone, started before it and removed after it; it may be stopped. */
+    public static PostgresServer ownServer() {
+        return new PostgresServer(false);
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        server = context.getRoot()
-                .getStore(NAMESPACE)
-                .getOrComputeIfAbsent("server", key -> Running.start(), Running.class);
+        // Another key for a class's own: a class's store also answers with what its parents (the root) hold.
+        ExtensionContext owner = shared ? context.getRoot() : context;
+        server = owner.getStore(NAMESPACE)
+                .getOrComputeIfAbsent(shared ? "server" : "own-server", key -> Running.start(), Running.class);
     }
 
     /** A new, empty database owned by {@link #SUPERUSER}, returned as its JDBC URL. */
@@ -67,11 +85,15 @@ public final class PostgresServer implements BeforeAllCallback {
     }
 
     /**
-     * Stops the server for good, to see what lakesync does when its state database goes away. The server serves
-     * every test class of a run in its JVM: only a class that is its one user there may stop it.
+     * Stops the server for good, to see what lakesync does when its state database goes away. Only a class's own
+     * server ({@link #ownServer()}) may be stopped: the shared one serves the other classes of the run's JVM.
      */
     public void stop() throws IOException {
         port(); // fails the same way if JUnit did not start it
+        if (shared) {
+            throw new IllegalStateException("The shared PostgreSQL test server serves other test classes too; register "
+                    + "PostgresServer.ownServer() to stop one.");
+        }
         server.stop();
     }
 
