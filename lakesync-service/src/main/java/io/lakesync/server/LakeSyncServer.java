@@ -163,9 +163,9 @@ public final class LakeSyncServer implements AutoCloseable {
             tracker.start(refreshInterval);
 
             Duration instanceTimeout = clusterInstanceTimeout(config);
-            Membership membership = new Membership(state, clock, instanceTimeout);
+            Membership membership = new Membership(state, instanceTimeout);
             ClusterNode node = new ClusterNode(instanceId, membership,
-                    new LeaderLease(state, "cluster-duties", clock, instanceTimeout), engine::heldTables, clock);
+                    new LeaderLease(state, "cluster-duties", instanceTimeout), engine::heldTables, clock);
             clusterNode.set(node);
             node.everyHeartbeatAsLeader(
                     new DeadInstanceTables(membership, FlussTieringCoordinator.of(connection)));
