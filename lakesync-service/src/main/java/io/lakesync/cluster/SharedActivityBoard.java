@@ -14,25 +14,33 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 
-/** The {@link ActivityBoard} in the shared state ({@code table_activity}): one row per table for all instances. */
+/**
+ * The {@link ActivityBoard} in the shared state ({@code table_activity}): one row per table for all instances.
+ * An event is read, applied and written back in one transaction that holds the table's row locked (created first
+ * if missing), so two instances recording around a hand-over add to each other's totals instead of overwriting them.
+ */
 public final class SharedActivityBoard implements ActivityBoard {
 
     private static final String COLUMNS = "table_name, holder, syncing, consecutive_failures, last_failure_kind, "
             + "last_error, next_retry_at, rounds, failures, rows_tiered, bytes_tiered, files_written, last_round_ms, "
             + "last_round_ended_at, last_round_rows_per_sec, updated_at";
-    private static final String UPSERT = "INSERT INTO table_activity (" + COLUMNS + ") VALUES "
-            + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_name) DO UPDATE SET "
+    private static final String INSERT = "INSERT INTO table_activity (" + COLUMNS + ") VALUES "
+            + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_name) DO ";
+    private static final String UPSERT = INSERT + "UPDATE SET "
             + String.join(", ", List.of(COLUMNS.split(", ")).subList(1, 16).stream().map(c -> c + " = excluded." + c).toList());
     private static final int MAX_ERROR_LENGTH = 4096;
 
     private final StateStore store;
     private final String self;
+    private final String selectLocked;
 
     public SharedActivityBoard(StateStore store, String self) {
         this.store = store;
         this.self = self;
+        this.selectLocked = "SELECT " + COLUMNS + " FROM table_activity WHERE table_name = ?" + store.kind().lockRows();
     }
 
     @Override
@@ -47,15 +55,26 @@ public final class SharedActivityBoard implements ActivityBoard {
     }
 
     @Override
-    public void put(String table, EngineActivity a) {
+    public EngineActivity apply(String table, UnaryOperator<EngineActivity> event) {
+        return store.write(sql -> {
+            // A row to lock: a first event of the table waits here for a concurrent first one, then reads it.
+            sql.update(INSERT + "NOTHING", row(sql, table, EngineActivity.NONE));
+            EngineActivity next = event.apply(sql.queryFirst(selectLocked, SharedActivityBoard::map, table).orElseThrow());
+            sql.update(UPSERT, row(sql, table, next));
+            return next;
+        });
+    }
+
+    private static Object[] row(Sql sql, String table, EngineActivity a) {
         String error = a.lastError() == null || a.lastError().length() <= MAX_ERROR_LENGTH
                 ? a.lastError() : a.lastError().substring(0, MAX_ERROR_LENGTH);
-        store.write(sql -> sql.update(UPSERT,
-                table, a.holder(), a.syncing(), a.consecutiveFailures(),
-                a.lastFailureKind() == null ? null : a.lastFailureKind().name(), error, millis(a.nextRetryAt()),
-                a.rounds(), a.failures(), a.rowsTiered(), a.bytesTiered(), a.filesWritten(),
-                a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(), millis(a.lastRoundEndedAt()),
-                a.lastRoundRowsPerSecond(), sql.nowMillis()));
+        return new Object[] {
+            table, a.holder(), a.syncing(), a.consecutiveFailures(),
+            a.lastFailureKind() == null ? null : a.lastFailureKind().name(), error, millis(a.nextRetryAt()),
+            a.rounds(), a.failures(), a.rowsTiered(), a.bytesTiered(), a.filesWritten(),
+            a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(), millis(a.lastRoundEndedAt()),
+            a.lastRoundRowsPerSecond(), sql.nowMillis()
+        };
     }
 
     @Override

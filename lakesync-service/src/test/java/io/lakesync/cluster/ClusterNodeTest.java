@@ -97,7 +97,8 @@ class ClusterNodeTest {
 
         Membership membership = new Membership(store, TIMEOUT);
         SharedActivityBoard board = new SharedActivityBoard(store, "a");
-        board.put("shop.orders", new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a", null));
+        board.apply("shop.orders",
+                none -> new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a", null));
         assertThat(membership.tablesOfDeadInstances()).containsExactly(Map.entry("a", List.of(new TableEpoch(7, 3))));
         membership.releaseTablesOf("a");
         assertThat(membership.tablesOfDeadInstances()).isEmpty();
