@@ -1,8 +1,10 @@
 package io.lakesync.usage;
 
+import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.state.StateStore;
+import io.lakesync.state.StateStoreException;
 import io.lakesync.tiering.capacity.RoundUsage;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import java.nio.file.Path;
@@ -10,11 +12,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The meter on a real SQLite state: rounds summed per table and hour, and nothing lost when a write fails. */
+/**
+ * The meter on a real SQLite state: rounds summed per table and hour, written at once, nothing lost when a write
+ * fails and nothing counted twice when a commit succeeds but reports an error.
+ */
 class UsageMeterTest {
 
     private static final Instant HOUR = Instant.parse("2026-11-30T22:00:00Z");
@@ -26,10 +32,10 @@ class UsageMeterTest {
     void roundsAreSummedPerTableAndHourAndAFailedWriteIsKeptForTheNext() throws Exception {
         try (StateStore store = StateStore.open("jdbc:sqlite:" + dir.resolve("state.db"), "", "", Clock.systemUTC());
                 UsageMeter meter = new UsageMeter(store)) {
+            store.write(sql -> sql.update("ALTER TABLE table_usage RENAME TO table_usage_away"));
             meter.roundMeasured(round(HOUR.plusSeconds(10), 2_000_000_000L, 100));
             meter.roundMeasured(round(HOUR.plusSeconds(20), 1_000_000_000L, 50));
             meter.roundMeasured(round(HOUR.plusSeconds(3600), 500_000_000L, 0));
-            store.write(sql -> sql.update("ALTER TABLE table_usage RENAME TO table_usage_away"));
 
             meter.flush();
 
@@ -48,6 +54,50 @@ class UsageMeterTest {
             assertThat(first.rows()).isEqualTo(175);
             assertThat(stored.get(1).hour()).isEqualTo(HOUR.plusSeconds(3600));
             assertThat(stored.get(1).rounds()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRoundIsWrittenAtOnceNotHeldUntilAFlush() throws Exception {
+        try (StateStore store = StateStore.open("jdbc:sqlite:" + dir.resolve("state.db"), "", "", Clock.systemUTC());
+                UsageMeter meter = new UsageMeter(store)) {
+            meter.roundMeasured(round(HOUR.plusSeconds(10), 1_000_000_000L, 100));
+
+            // Well within the retry interval: an instance that crashes a moment after its round still billed it.
+            eventually(UsageMeter.RETRY_INTERVAL.dividedBy(2), () -> assertThat(
+                    new UsageRepository(store).between(HOUR, HOUR.plus(Duration.ofHours(1))))
+                    .singleElement().satisfies(usage -> assertThat(usage.rows()).isEqualTo(100)));
+        }
+    }
+
+    @Test
+    void aBatchWhoseCommitSucceededButReportedAnErrorIsCountedOnce() throws Exception {
+        try (StateStore store = StateStore.open("jdbc:sqlite:" + dir.resolve("state.db"), "", "", Clock.systemUTC())) {
+            AtomicBoolean connectionLostAfterCommit = new AtomicBoolean(true);
+            // The one fault not caused for real: the database committed, and the answer did not reach lakesync.
+            UsageRepository afterCommitFails = new UsageRepository(store) {
+                @Override
+                boolean add(UsageBatch batch) {
+                    boolean added = super.add(batch);
+                    if (connectionLostAfterCommit.getAndSet(false)) {
+                        throw new StateStoreException("State database failed: An I/O error occurred (after commit)");
+                    }
+                    return added;
+                }
+            };
+            try (UsageMeter meter = new UsageMeter(afterCommitFails)) {
+                meter.roundMeasured(round(HOUR.plusSeconds(10), 1_000_000_000L, 100));
+                meter.flush();
+                meter.roundMeasured(round(HOUR.plusSeconds(20), 1_000_000_000L, 50));
+            }
+
+            assertThat(connectionLostAfterCommit).as("the first write reported an error").isFalse();
+            assertThat(new UsageRepository(store).between(HOUR, HOUR.plus(Duration.ofHours(1))))
+                    .singleElement().satisfies(usage -> {
+                        assertThat(usage.rounds()).isEqualTo(2);
+                        assertThat(usage.rows()).isEqualTo(150);
+                        assertThat(usage.cpuSeconds()).isEqualTo(2.0);
+                    });
         }
     }
 
