@@ -33,8 +33,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A leader counts as one only until its lease's expiry as last renewed, so an instance that stalls longer
  * stops evaluating before another may take over. On the single-instance SQLite state the instance is always
- * the leader, and a second instance registering there is warned about. Time comes from the injected clock;
- * {@link #start} schedules the ticks, tests call {@link #tick()} themselves.
+ * the leader, and a second instance registering there is warned about. {@link #start} schedules the ticks, tests
+ * call {@link #tick()} themselves.
+ *
+ * <p>Two clocks, each where it is safe: heartbeats and the lease are stamped and compared in the database's time
+ * (see {@link Membership}, {@link LeaderLease}), so instances never compare their machines' clocks; how long this
+ * instance may still count itself leader is measured on its own injected clock, from before it asked for the lease,
+ * which is an elapsed time on one machine and ends no later than the lease in the database.
  */
 public final class ClusterNode implements AutoCloseable {
 
@@ -48,6 +53,7 @@ public final class ClusterNode implements AutoCloseable {
     private final List<Runnable> duties = new CopyOnWriteArrayList<>();
     private final List<Runnable> leaderDuties = new CopyOnWriteArrayList<>();
     private volatile Instant leaderUntil = Instant.MIN;
+    /** When this instance registered, in the database's time: heartbeats of others are compared with it. */
     private Instant joinedAt = Instant.MAX;
     private boolean warnedSecondInstance;
     private volatile ScheduledExecutorService scheduler;
@@ -69,8 +75,7 @@ public final class ClusterNode implements AutoCloseable {
 
     /** Registers this instance and takes a first heartbeat, so it is listed and may lead from the start. */
     public void join(String host, String url, String version, int capacity) {
-        joinedAt = clock.instant();
-        membership.register(id, host, url, version, capacity);
+        joinedAt = membership.register(id, host, url, version, capacity);
         LOG.info("Instance {} joined the cluster ({}, {})", id, url, version);
         tick();
     }
@@ -188,9 +193,9 @@ public final class ClusterNode implements AutoCloseable {
             return;
         }
         List<String> others = membership.list(id).stream()
-                // one that beat after this one joined: not the leftover row of a crashed earlier run
+                // one that beat since this one joined: not the leftover row of a crashed earlier run
                 .filter(i -> i.state() == ClusterInstance.State.ALIVE && !i.id().equals(id)
-                        && i.heartbeatAt().isAfter(joinedAt))
+                        && !i.heartbeatAt().isBefore(joinedAt))
                 .map(ClusterInstance::id)
                 .toList();
         if (!others.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.lakesync.cluster;
 
+import io.lakesync.state.DatabaseKind;
 import io.lakesync.state.Sql;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ActivityBoard;
@@ -14,25 +15,42 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 
-/** The {@link ActivityBoard} in the shared state ({@code table_activity}): one row per table for all instances. */
+/**
+ * The {@link ActivityBoard} in the shared state ({@code table_activity}): one row per table for all instances.
+ * An event is read, applied and written back in one transaction that holds the table's row locked (created first
+ * if missing), so two instances recording around a hand-over add to each other's totals instead of overwriting them.
+ *
+ * <p>{@code updated_at} is the database's time ({@link DatabaseKind#currentMillis()}), since whether a table was
+ * recorded after another instance's listing is decided by comparing it (see {@link #forget}); the times inside an
+ * activity (round end, next retry) are the recording instance's, for display.
+ */
 public final class SharedActivityBoard implements ActivityBoard {
 
     private static final String COLUMNS = "table_name, holder, syncing, consecutive_failures, last_failure_kind, "
             + "last_error, next_retry_at, rounds, failures, rows_tiered, bytes_tiered, files_written, last_round_ms, "
             + "last_round_ended_at, last_round_rows_per_sec, updated_at";
-    private static final String UPSERT = "INSERT INTO table_activity (" + COLUMNS + ") VALUES "
-            + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_name) DO UPDATE SET "
-            + String.join(", ", List.of(COLUMNS.split(", ")).subList(1, 16).stream().map(c -> c + " = excluded." + c).toList());
     private static final int MAX_ERROR_LENGTH = 4096;
 
     private final StateStore store;
     private final String self;
+    private final String now;
+    private final String insertIfMissing;
+    private final String upsert;
+    private final String selectLocked;
 
     public SharedActivityBoard(StateStore store, String self) {
         this.store = store;
         this.self = self;
+        this.now = store.kind().currentMillis();
+        String insert = "INSERT INTO table_activity (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                + now + ") ON CONFLICT (table_name) DO ";
+        this.insertIfMissing = insert + "NOTHING";
+        this.upsert = insert + "UPDATE SET " + String.join(", ", List.of(COLUMNS.split(", ")).subList(1, 16).stream()
+                .map(c -> c + " = excluded." + c).toList());
+        this.selectLocked = "SELECT " + COLUMNS + " FROM table_activity WHERE table_name = ?" + store.kind().lockRows();
     }
 
     @Override
@@ -47,15 +65,26 @@ public final class SharedActivityBoard implements ActivityBoard {
     }
 
     @Override
-    public void put(String table, EngineActivity a) {
+    public EngineActivity apply(String table, UnaryOperator<EngineActivity> event) {
+        return store.write(sql -> {
+            // A row to lock: a first event of the table waits here for a concurrent first one, then reads it.
+            sql.update(insertIfMissing, row(table, EngineActivity.NONE));
+            EngineActivity next = event.apply(sql.queryFirst(selectLocked, SharedActivityBoard::map, table).orElseThrow());
+            sql.update(upsert, row(table, next));
+            return next;
+        });
+    }
+
+    private static Object[] row(String table, EngineActivity a) {
         String error = a.lastError() == null || a.lastError().length() <= MAX_ERROR_LENGTH
                 ? a.lastError() : a.lastError().substring(0, MAX_ERROR_LENGTH);
-        store.write(sql -> sql.update(UPSERT,
-                table, a.holder(), a.syncing(), a.consecutiveFailures(),
-                a.lastFailureKind() == null ? null : a.lastFailureKind().name(), error, millis(a.nextRetryAt()),
-                a.rounds(), a.failures(), a.rowsTiered(), a.bytesTiered(), a.filesWritten(),
-                a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(), millis(a.lastRoundEndedAt()),
-                a.lastRoundRowsPerSecond(), sql.nowMillis()));
+        return new Object[] {
+            table, a.holder(), a.syncing(), a.consecutiveFailures(),
+            a.lastFailureKind() == null ? null : a.lastFailureKind().name(), error, millis(a.nextRetryAt()),
+            a.rounds(), a.failures(), a.rowsTiered(), a.bytesTiered(), a.filesWritten(),
+            a.lastRoundDuration() == null ? null : a.lastRoundDuration().toMillis(), millis(a.lastRoundEndedAt()),
+            a.lastRoundRowsPerSecond()
+        };
     }
 
     @Override
@@ -68,12 +97,17 @@ public final class SharedActivityBoard implements ActivityBoard {
         return all;
     }
 
+    /**
+     * The listing's time is this instance's, the rows' the database's: the time since the listing, measured on this
+     * instance's clock (that of the state store, the one its status uses), is counted back from the database's now.
+     */
     @Override
     public void forget(Set<String> dropped, Instant listedAt) {
         store.write(sql -> {
+            long sinceListing = sql.nowMillis() - listedAt.toEpochMilli();
             for (String name : dropped) {
-                sql.update("DELETE FROM table_activity WHERE table_name = ? AND updated_at < ?", name,
-                        listedAt.toEpochMilli());
+                sql.update("DELETE FROM table_activity WHERE table_name = ? AND updated_at < " + now + " - ?", name,
+                        sinceListing);
             }
             return null;
         });

@@ -44,6 +44,7 @@ import io.lakesync.usage.UsageMeter;
 import io.lakesync.usage.UsageRoutes;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -129,7 +130,7 @@ public final class LakeSyncServer implements AutoCloseable {
                             config.get(LakeSyncOptions.STATUS_HISTORY_SIZE),
                             callTimeout,
                             refreshInterval.multipliedBy(unknownAfterRefreshes(config))));
-            UsageMeter usage = push(started, new UsageMeter(state));
+            UsageMeter usage = push(started, new UsageMeter(state, usageSpool(config)));
             // The cluster node joins after the engine (it reads the engine's tables), so the engine reaches it here.
             AtomicReference<ClusterNode> clusterNode = new AtomicReference<>();
             TieringListener tablesTaken = new TieringListener() {
@@ -163,9 +164,9 @@ public final class LakeSyncServer implements AutoCloseable {
             tracker.start(refreshInterval);
 
             Duration instanceTimeout = clusterInstanceTimeout(config);
-            Membership membership = new Membership(state, clock, instanceTimeout);
+            Membership membership = new Membership(state, instanceTimeout);
             ClusterNode node = new ClusterNode(instanceId, membership,
-                    new LeaderLease(state, "cluster-duties", clock, instanceTimeout), engine::heldTables, clock);
+                    new LeaderLease(state, "cluster-duties", instanceTimeout), engine::heldTables, clock);
             clusterNode.set(node);
             node.everyHeartbeatAsLeader(
                     new DeadInstanceTables(membership, FlussTieringCoordinator.of(connection)));
@@ -212,6 +213,12 @@ public final class LakeSyncServer implements AutoCloseable {
                     + "' must be at least 1, but is " + refreshes + ".");
         }
         return refreshes;
+    }
+
+    /** Where this instance keeps the usage waiting for the state store: {@code <data.dir>/usage/unwritten}. */
+    private static Path usageSpool(LakeSyncConfig config) {
+        return Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize().resolve("usage")
+                .resolve("unwritten");
     }
 
     /** {@code cluster.instance-id}, or the host name with a random suffix. */

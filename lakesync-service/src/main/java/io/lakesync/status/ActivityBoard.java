@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 /**
  * Where the engines' {@link EngineActivity} per table is kept: in memory for one instance, or in the shared state
@@ -17,7 +18,12 @@ public interface ActivityBoard {
 
     Optional<EngineActivity> get(String table);
 
-    void put(String table, EngineActivity activity);
+    /**
+     * Applies {@code event} to the table's activity ({@link EngineActivity#NONE} if it has none yet) and keeps the
+     * result, atomically: no other event on the table, from this instance or another, comes between the read and
+     * the write, so none is lost. Returns the result.
+     */
+    EngineActivity apply(String table, UnaryOperator<EngineActivity> event);
 
     /** Every table's activity. */
     Map<String, EngineActivity> all();
@@ -43,8 +49,8 @@ public interface ActivityBoard {
             }
 
             @Override
-            public void put(String table, EngineActivity activity) {
-                tables.put(table, activity);
+            public EngineActivity apply(String table, UnaryOperator<EngineActivity> event) {
+                return tables.compute(table, (k, a) -> event.apply(a == null ? EngineActivity.NONE : a));
             }
 
             @Override

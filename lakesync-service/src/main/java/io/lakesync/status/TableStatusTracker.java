@@ -394,25 +394,19 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     }
 
     /**
-     * Applies an engine event to the table's activity as the board holds it (the totals of every instance), and
-     * writes the result back, this instance as its holder. The board failing costs only the shared view: the
+     * Applies an engine event to the table's activity as the board holds it (the totals of every instance), this
+     * instance as its holder, in one atomic step of the board. The board failing costs only the shared view: the
      * event still counts here.
      */
     private void record(String table, UnaryOperator<EngineActivity> event) {
+        UnaryOperator<EngineActivity> heldHere = a -> event.apply(a).heldBy(board.self());
         activity.compute(table, (k, local) -> {
-            EngineActivity base = local == null ? EngineActivity.NONE : local;
             try {
-                base = board.get(table).orElse(base);
-            } catch (RuntimeException e) {
-                LOG.debug("Cannot read the shared activity of {}", table, e);
-            }
-            EngineActivity next = event.apply(base).heldBy(board.self());
-            try {
-                board.put(table, next);
+                return board.apply(table, heldHere);
             } catch (RuntimeException e) {
                 LOG.warn("Cannot record the activity of {} in the shared state: {}", table, e.toString());
+                return heldHere.apply(local == null ? EngineActivity.NONE : local);
             }
-            return next;
         });
     }
 

@@ -4,80 +4,184 @@ import io.lakesync.state.StateStore;
 import io.lakesync.state.StateStoreException;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.capacity.RoundUsage;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Meters this instance's rounds: adds each round's usage to its table's current hour in memory and writes the
- * sums to the state store every {@link #FLUSH_INTERVAL}, on {@link #flush()} and on close. A write that fails
- * (the database is away) keeps the sums for the next one, so no usage is lost or counted twice: the write is
- * one transaction, and only what it committed is dropped from memory.
+ * Meters this instance's rounds: adds each round's usage to its table's current hour and writes it to the state
+ * store as soon as the round is measured, on a thread of its own so that no round waits for the database.
+ *
+ * <p>Each write is a {@link UsageBatch} with a key of its own, added in one transaction that records the key, so
+ * the store adds a batch once. A write that fails keeps its batch, same key and same figures, and tries it again
+ * every {@link #RETRY_INTERVAL}, on {@link #flush()} and on close: a commit that succeeded but reported an error is
+ * then skipped, not counted twice. Rounds measured meanwhile wait for the next batch.
+ *
+ * <p>From a failed write until everything is written, what waits is also kept in a {@link UsageSpool} on disk,
+ * rewritten with every round and before every write of a new batch, so a crash during a database outage loses
+ * nothing: the next start writes it, the batch that was tried under its key.
  */
 public final class UsageMeter implements TieringListener, AutoCloseable {
 
-    static final Duration FLUSH_INTERVAL = Duration.ofSeconds(10);
+    static final Duration RETRY_INTERVAL = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(UsageMeter.class);
 
     private final UsageRepository repository;
-    private final ScheduledExecutorService timer;
-    private Map<String, HourlyUsage> unwritten = new HashMap<>();
-    @Nullable private volatile String writeFault;
+    private final UsageSpool spool;
+    private final ScheduledExecutorService writer;
+    private final AtomicBoolean writeQueued = new AtomicBoolean();
+    /** Serialises the writes; guards {@link #writeFault}. */
+    private final Object writing = new Object();
+    /** Metered and in no batch yet; guarded by this. */
+    private Map<String, HourlyUsage> unbatched = new HashMap<>();
+    /** The batch being written, or whose write failed: it may be in the store already; guarded by this. */
+    @Nullable private UsageBatch inFlight;
+    @Nullable private String writeFault;
+    /** Whether the last spool write failed; guarded by this. */
+    private boolean spoolFailing;
 
-    public UsageMeter(StateStore store) {
-        this.repository = new UsageRepository(store);
-        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "lakesync-usage-flush");
+    /** A meter whose usage waiting for the store is kept in {@code spoolFile} too; it writes what a last run left. */
+    public UsageMeter(StateStore store, Path spoolFile) {
+        this(new UsageRepository(store), new UsageSpool(spoolFile));
+    }
+
+    UsageMeter(UsageRepository repository, UsageSpool spool) {
+        this.repository = repository;
+        this.spool = spool;
+        recover();
+        this.writer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "lakesync-usage-writer");
             thread.setDaemon(true);
             return thread;
         });
-        timer.scheduleWithFixedDelay(this::flush, FLUSH_INTERVAL.toMillis(), FLUSH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        writer.scheduleWithFixedDelay(this::flush, 0, RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public synchronized void roundMeasured(RoundUsage usage) {
+    public void roundMeasured(RoundUsage usage) {
         HourlyUsage round = HourlyUsage.of(usage);
-        unwritten.merge(round.key(), round, HourlyUsage::plus);
+        synchronized (this) {
+            unbatched.merge(round.key(), round, HourlyUsage::plus);
+            if (spool.exists()) {
+                saveSpool();
+            }
+        }
+        if (writeQueued.compareAndSet(false, true)) {
+            try {
+                writer.execute(() -> {
+                    writeQueued.set(false);
+                    flush();
+                });
+            } catch (RejectedExecutionException e) {
+                // Closing: close() writes it.
+            }
+        }
     }
 
-    /** Writes what was metered since the last write; on failure keeps it for the next. */
+    /** Writes what was metered and not written yet; on failure keeps it for the next try. */
     public void flush() {
-        Map<String, HourlyUsage> batch;
-        synchronized (this) {
-            if (unwritten.isEmpty()) {
-                return;
+        synchronized (writing) {
+            for (UsageBatch batch = nextBatch(); batch != null; batch = nextBatch()) {
+                try {
+                    if (!repository.add(batch)) {
+                        LOG.info("Usage batch {} was in the state store already: its earlier write committed after "
+                                + "all, so it is not added again", batch.key());
+                    }
+                } catch (StateStoreException e) {
+                    synchronized (this) {
+                        saveSpool();
+                    }
+                    if (!e.getMessage().equals(writeFault)) {
+                        writeFault = e.getMessage();
+                        LOG.warn("Cannot write usage to the state store, keeping it for the next try in {} s: {}",
+                                RETRY_INTERVAL.toSeconds(), e.getMessage());
+                    }
+                    return;
+                }
+                written();
+                if (writeFault != null) {
+                    writeFault = null;
+                    LOG.info("Usage is written to the state store again");
+                }
             }
-            batch = unwritten;
-            unwritten = new HashMap<>();
         }
+    }
+
+    /**
+     * The batch to write next: the one in flight, else what was metered as a new batch, spooled before its first
+     * try while a spool is kept (so that the spool never holds usage the store may have under another key); null
+     * when everything is written, and then the spool goes.
+     */
+    @Nullable
+    private synchronized UsageBatch nextBatch() {
+        if (inFlight == null && !unbatched.isEmpty()) {
+            inFlight = UsageBatch.of(List.copyOf(unbatched.values()));
+            unbatched = new HashMap<>();
+            if (spool.exists()) {
+                saveSpool();
+            }
+        }
+        if (inFlight == null && spool.exists()) {
+            try {
+                spool.clear();
+            } catch (IOException e) {
+                LOG.warn("Cannot delete {}; its usage is in the state store, the next start finds that", spool.file(), e);
+            }
+        }
+        return inFlight;
+    }
+
+    private synchronized void written() {
+        inFlight = null;
+    }
+
+    /** Called holding this. A spool that cannot be written leaves the usage in memory only, which is said once. */
+    private void saveSpool() {
         try {
-            repository.add(batch.values());
-            if (writeFault != null) {
-                writeFault = null;
-                LOG.info("Usage is written to the state store again");
+            spool.save(inFlight, unbatched.values());
+            spoolFailing = false;
+        } catch (IOException e) {
+            if (!spoolFailing) {
+                spoolFailing = true;
+                LOG.warn("Cannot keep the usage waiting for the state store in {}: it is in memory only, and lost "
+                        + "should this instance stop before the store is back", spool.file(), e);
             }
-        } catch (StateStoreException e) {
-            synchronized (this) {
-                batch.forEach((key, usage) -> unwritten.merge(key, usage, HourlyUsage::plus));
+        }
+    }
+
+    private void recover() {
+        try {
+            UsageSpool.Contents left = spool.load();
+            inFlight = left.tried();
+            left.unbatched().forEach(u -> unbatched.merge(u.key(), u, HourlyUsage::plus));
+            if (inFlight != null || !left.unbatched().isEmpty()) {
+                LOG.info("Writing the usage a previous run could not write to the state store, from {}", spool.file());
             }
-            if (!e.getMessage().equals(writeFault)) {
-                writeFault = e.getMessage();
-                LOG.warn("Cannot write usage to the state store, keeping it for the next try in {} s: {}",
-                        FLUSH_INTERVAL.toSeconds(), e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            try {
+                LOG.warn("Cannot read the usage a previous run left in {}, set aside as {}", spool.file(),
+                        spool.setAside(), e);
+            } catch (IOException moveFailed) {
+                LOG.warn("Cannot read nor set aside the usage a previous run left in {}", spool.file(), moveFailed);
             }
         }
     }
 
     @Override
     public void close() throws InterruptedException {
-        timer.shutdown();
-        timer.awaitTermination(FLUSH_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        writer.shutdown();
+        writer.awaitTermination(RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
         flush();
     }
 }

@@ -1,23 +1,37 @@
 package io.lakesync.usage;
 
 import io.lakesync.state.StateStore;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 
 /** Hourly usage per table in the state store, added to by every instance. */
-final class UsageRepository {
+class UsageRepository {
+
+    /** How long a batch's key is kept: a batch retried later than that would be added again. */
+    static final Duration KEEP_BATCH_KEYS = Duration.ofDays(7);
 
     private final StateStore store;
+    private final String now;
 
     UsageRepository(StateStore store) {
         this.store = store;
+        this.now = store.kind().currentMillis();
     }
 
-    /** Adds the rows to what the store holds for their hour and table, all in one transaction. */
-    void add(Collection<HourlyUsage> usage) {
-        store.write(sql -> {
-            for (HourlyUsage u : usage) {
+    /**
+     * Adds the batch's rows to what the store holds for their hour and table, and records its key, all in one
+     * transaction; a batch whose key is recorded already was added before and is skipped. Returns whether it was
+     * added now.
+     */
+    boolean add(UsageBatch batch) {
+        return store.write(sql -> {
+            sql.update("DELETE FROM usage_batch WHERE written_at < " + now + " - ?", KEEP_BATCH_KEYS.toMillis());
+            if (sql.update("INSERT INTO usage_batch (batch_key, written_at) VALUES (?, " + now + ") "
+                    + "ON CONFLICT (batch_key) DO NOTHING", batch.key()) == 0) {
+                return false;
+            }
+            for (HourlyUsage u : batch.usage()) {
                 sql.update(
                         "INSERT INTO table_usage (hour_start, database_name, table_name, rounds, cpu_seconds, "
                                 + "memory_gib_seconds, cu_hours, rows_tiered, bytes_tiered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -31,7 +45,7 @@ final class UsageRepository {
                         u.hour().toEpochMilli(), u.database(), u.table(), u.rounds(), u.cpuSeconds(),
                         u.memoryGibSeconds(), u.cuHours(), u.rows(), u.bytes());
             }
-            return null;
+            return true;
         });
     }
 

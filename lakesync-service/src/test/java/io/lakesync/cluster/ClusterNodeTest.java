@@ -11,6 +11,7 @@ import io.lakesync.status.EngineActivity;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TableEpoch;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +33,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Membership and leadership on a real PostgreSQL and SQLite state, heartbeats driven by hand on a manual clock. */
+/**
+ * Membership and leadership on a real PostgreSQL and SQLite state, heartbeats driven by hand. Time passes on the
+ * instances' manual clocks and, for what the database stamped, by ageing those stamps ({@link #timePasses}).
+ */
 class ClusterNodeTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -79,10 +83,10 @@ class ClusterNodeTest {
                 second -> assertThat(second.leader()).isFalse());
 
         // a stops beating (killed); b's heartbeats go on.
-        clock.advance(TIMEOUT.minusSeconds(1));
+        timePasses(store, TIMEOUT.minusSeconds(1));
         b.tick();
         assertThat(b.isLeader()).as("a's lease has not expired yet").isFalse();
-        clock.advance(Duration.ofSeconds(2));
+        timePasses(store, Duration.ofSeconds(2));
         assertThat(a.isLeader()).as("a stops counting itself leader once its lease expired").isFalse();
         b.tick();
         assertThat(b.isLeader()).isTrue();
@@ -91,9 +95,10 @@ class ClusterNodeTest {
                         org.assertj.core.groups.Tuple.tuple("b", ClusterInstance.State.ALIVE, true),
                         org.assertj.core.groups.Tuple.tuple("a", ClusterInstance.State.DEAD, false));
 
-        Membership membership = new Membership(store, clock, TIMEOUT);
+        Membership membership = new Membership(store, TIMEOUT);
         SharedActivityBoard board = new SharedActivityBoard(store, "a");
-        board.put("shop.orders", new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a", null));
+        board.apply("shop.orders",
+                none -> new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a", null));
         assertThat(membership.tablesOfDeadInstances()).containsExactly(Map.entry("a", List.of(new TableEpoch(7, 3))));
         membership.releaseTablesOf("a");
         assertThat(membership.tablesOfDeadInstances()).isEmpty();
@@ -102,12 +107,12 @@ class ClusterNodeTest {
             assertThat(activity.rounds()).isEqualTo(5);
             assertThat(activity.holder()).isEqualTo("a");
         });
-        Instant recorded = clock.instant();
-        board.forget(Set.of("shop.orders"), recorded.minusMillis(1));
+        board.forget(Set.of("shop.orders"), clock.instant().minus(Duration.ofMinutes(1)));
         assertThat(board.get("shop.orders")).as("recorded after the listing that missed it: kept").isPresent();
-        clock.advance(Duration.ofMillis(1));
-        board.forget(Set.of("shop.orders"), clock.instant());
-        assertThat(board.all()).as("dropped").isEmpty();
+        store.write(sql -> sql.update("UPDATE table_activity SET updated_at = updated_at - ?",
+                Duration.ofMinutes(2).toMillis()));
+        board.forget(Set.of("shop.orders"), clock.instant().minus(Duration.ofMinutes(1)));
+        assertThat(board.all()).as("recorded before the listing: dropped").isEmpty();
 
         // a comes back (it was only stalled): it beats, but b keeps the lease.
         a.tick();
@@ -131,12 +136,12 @@ class ClusterNodeTest {
         a.join("host-a", "http://host-a:8080", "1.0", 1);
         // Heartbeats an hour apart: only tableTaken can record anything during the test.
         a.start(Duration.ofHours(1));
-        Membership membership = new Membership(store, clock, TIMEOUT);
+        Membership membership = new Membership(store, TIMEOUT);
 
         held.set(0, handedOutAgain);
         a.tableTaken(handedOutAgain);
         eventually(Duration.ofSeconds(30), () -> assertThat(heldEpochs(store, "a")).isEqualTo("7:4"));
-        clock.advance(TIMEOUT.plusSeconds(1));
+        timePasses(store, TIMEOUT.plusSeconds(1));
         assertThat(membership.tablesOfDeadInstances())
                 .as("a dies before its next heartbeat: the leader hands back the epoch a holds now")
                 .containsExactly(Map.entry("a", List.of(new TableEpoch(7, 4))));
@@ -145,6 +150,47 @@ class ClusterNodeTest {
         a.tableTaken(new TableAssignment(8, TablePath.of("shop", "items"), 1));
         assertThat(membership.tablesOfDeadInstances()).as("a clean stop holds nothing; a closed node records nothing")
                 .isEmpty();
+    }
+
+    @Test
+    void instancesWhoseClocksDifferByMinutesStayAliveAndOneOfThemLeads() throws Exception {
+        // Each instance with its own state connection and its own clock, five minutes off the truth either way:
+        // a skew well over the instance timeout.
+        String database = postgres.newDatabase();
+        Instant start = Instant.now();
+        ManualClock behind = new ManualClock(start.minus(Duration.ofMinutes(5)));
+        ManualClock ahead = new ManualClock(start.plus(Duration.ofMinutes(5)));
+        StateStore storeA = track(postgres.open(database, behind));
+        StateStore storeB = track(postgres.open(database, ahead));
+        ClusterNode a = node(storeA, "a", List.of(new TableAssignment(7, TablePath.of("shop", "orders"), 3)), behind);
+        ClusterNode b = node(storeB, "b", List.of(), ahead);
+        List<String> handedBackByB = new CopyOnWriteArrayList<>();
+        b.everyHeartbeatAsLeader(
+                () -> handedBackByB.addAll(new Membership(storeB, TIMEOUT).tablesOfDeadInstances().keySet()));
+
+        a.join("host-a", "http://host-a:8080", "1.0", 1);
+        b.join("host-b", "http://host-b:8080", "1.0", 1);
+        for (int heartbeat = 0; heartbeat < 5; heartbeat++) {
+            a.tick();
+            b.tick();
+            assertThat(List.of(a.isLeader(), b.isLeader()))
+                    .as("heartbeat %d: a took the lease first and keeps it; b, whose clock is ahead, must not "
+                            + "find it expired", heartbeat)
+                    .containsExactly(true, false);
+            assertThat(b.instances()).as("b's view").extracting(ClusterInstance::state)
+                    .containsOnly(ClusterInstance.State.ALIVE);
+            assertThat(a.instances()).as("a's view").extracting(ClusterInstance::state)
+                    .containsOnly(ClusterInstance.State.ALIVE);
+            behind.advance(Duration.ofSeconds(1));
+            ahead.advance(Duration.ofSeconds(1));
+        }
+        assertThat(new Membership(storeB, TIMEOUT).tablesOfDeadInstances())
+                .as("a's tables are not handed back while a beats").isEmpty();
+
+        a.close();
+        b.tick();
+        assertThat(b.isLeader()).as("the lease still changes hands").isTrue();
+        assertThat(handedBackByB).isEmpty();
     }
 
     @Test
@@ -169,7 +215,6 @@ class ClusterNodeTest {
             assertThat(only.isLeader()).isTrue();
             assertThat(warnings).isEmpty();
 
-            clock.advance(Duration.ofSeconds(1));
             ClusterNode second = node(store, "second", List.of());
             second.join("host-2", "http://host-2:8080", "1.0", 4);
             only.tick();
@@ -185,8 +230,27 @@ class ClusterNodeTest {
     }
 
     private ClusterNode node(StateStore store, String id, Collection<TableAssignment> held) {
-        return new ClusterNode(id, new Membership(store, clock, TIMEOUT),
-                new LeaderLease(store, "cluster-duties", clock, TIMEOUT), () -> held, clock);
+        return node(store, id, held, clock);
+    }
+
+    private static ClusterNode node(StateStore store, String id, Collection<TableAssignment> held, Clock clock) {
+        return new ClusterNode(id, new Membership(store, TIMEOUT),
+                new LeaderLease(store, "cluster-duties", TIMEOUT), () -> held, clock);
+    }
+
+    /**
+     * {@code elapsed} passes: on the instances' clock, and for the heartbeats and leases the database stamped,
+     * which are aged by it (the database's own clock cannot be moved).
+     */
+    private void timePasses(StateStore store, Duration elapsed) {
+        clock.advance(elapsed);
+        long ms = elapsed.toMillis();
+        store.write(sql -> {
+            sql.update("UPDATE lakesync_instance SET started_at = started_at - ?, heartbeat_at = heartbeat_at - ?, "
+                    + "stopped_at = stopped_at - ?", ms, ms, ms);
+            return sql.update(
+                    "UPDATE cluster_lease SET expires_at = expires_at - ?, acquired_at = acquired_at - ?", ms, ms);
+        });
     }
 
     private static String heldEpochs(StateStore store, String id) {
