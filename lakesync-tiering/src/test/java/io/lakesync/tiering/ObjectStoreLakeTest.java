@@ -35,7 +35,7 @@ class ObjectStoreLakeTest extends TieringTestBase {
     private static final TablePath CLICKS = TablePath.of("fluss", "s3_clicks");
     private static final TablePath ORDERS = TablePath.of("fluss", "s3_orders");
     private static final TablePath EVENTS = TablePath.of("fluss", "s3_events");
-    private static final int CLICK_ROWS = 40_000;
+    private static final int CLICK_ROWS = 20_000;
     /** The killed service and its restart share an instance (its data folder): the restart resumes its tables. */
     private static final String INSTANCE = "s3-instance";
 
@@ -94,7 +94,7 @@ class ObjectStoreLakeTest extends TieringTestBase {
             restarted.start();
             awaitTiered(CLICKS);
             awaitTiered(EVENTS);
-            for (int round = 0; round < 3; round++) {
+            for (int round = 0; round < 2; round++) {
                 orders.put(2_000 + round * 100, 2_100 + round * 100, "round-" + round);
                 awaitTiered(ORDERS);
             }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CommitRaceTest {
 
     private static final TablePath PATH = TablePath.of("lake", "raced");
-    private static final int RACES = 3;
+    private static final int RACES = 2;
 
     @TempDir
     Path dir;
