@@ -39,12 +39,18 @@ final class ClusterTarget {
         Map<String, String> local = new LinkedHashMap<>();
         local.put(LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key(),
                 "127.0.0.1:" + localCoordinatorPort(config));
-        if (config.lakeCatalogOptions().isEmpty()) {
-            // The local stack's default lake; a configured one (a JDBC catalog, say) is the stack's too.
-            local.put(LakeSyncOptions.LAKE_PREFIX + "metastore", "filesystem");
-            local.put(LakeSyncOptions.LAKE_PREFIX + "warehouse", localData.resolve("warehouse").toString());
+        LakeSyncConfig stack = config.with(local);
+        if (!config.lakeCatalogOptions().isEmpty()) {
+            return stack; // a configured lake (a JDBC catalog, say) is the stack's too
         }
-        return config.with(local);
+        try {
+            // The running stack's servers know its lake: a folder, or its own S3 server (local.lake = s3).
+            return ClusterLakeSettings.apply(stack);
+        } catch (IllegalStateException stackNotRunning) {
+            return stack.with(Map.of(
+                    LakeSyncOptions.LAKE_PREFIX + "metastore", "filesystem",
+                    LakeSyncOptions.LAKE_PREFIX + "warehouse", localData.resolve("warehouse").toString()));
+        }
     }
 
     private static int localCoordinatorPort(LakeSyncConfig config) {
