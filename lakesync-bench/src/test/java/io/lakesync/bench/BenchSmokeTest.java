@@ -8,6 +8,7 @@ import io.lakesync.bench.report.ContenderSummary;
 import io.lakesync.bench.report.JsonReport;
 import io.lakesync.bench.report.MarkdownReport;
 import io.lakesync.bench.report.RunResult;
+import io.lakesync.local.ClusterTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lakesync engine (B, which may not finish yet), and both bounds, each in its own JVM. Asserts completeness
  * and correctness of the report, never speed. The other scenarios run in {@link ScenarioSmokeTest}, beside it.
  */
+@ClusterTest
 class BenchSmokeTest {
 
     private static final long ROWS = 2_000;

@@ -8,6 +8,7 @@ import io.lakesync.bench.report.BenchReport;
 import io.lakesync.bench.report.ContenderSummary;
 import io.lakesync.bench.report.MarkdownReport;
 import io.lakesync.bench.report.RunResult;
+import io.lakesync.local.ClusterTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The many-tables (warm mode: A, B and a bound each warm up in their JVM first) and steady scenarios end to end,
  * tiny: a class of its own so it runs beside {@link BenchSmokeTest}.
  */
+@ClusterTest
 class ScenarioSmokeTest {
 
     @TempDir Path dir;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.state.PostgresServer;
 import java.net.InetAddress;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * stderr. The tests run side by side: each has its own folders and free ports.
  */
 @Execution(ExecutionMode.CONCURRENT)
+@ClusterTest
 class LakeSyncCliIT {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);

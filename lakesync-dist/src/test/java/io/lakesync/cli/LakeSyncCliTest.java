@@ -111,6 +111,16 @@ class LakeSyncCliTest {
     }
 
     @Test
+    void theLocalStackSkipsTheWarmUpUnlessItIsSet() throws IOException {
+        assertThat(localConfig().get(LakeSyncOptions.TIERING_WARM_UP)).isFalse();
+        assertThat(localConfig("--set", "tiering.warm-up=true").get(LakeSyncOptions.TIERING_WARM_UP)).isTrue();
+
+        Path file = tempDir.resolve("warm.yaml");
+        Files.writeString(file, "tiering:\n  warm-up: true\n");
+        assertThat(localConfig("--config", file.toString()).get(LakeSyncOptions.TIERING_WARM_UP)).isTrue();
+    }
+
+    @Test
     void commandsReadingALocalStackDirectlyUseThePortItLastListenedOnUnlessOneIsSet() throws IOException {
         Path dataDir = tempDir.resolve("stack");
         assertThat(bootstrapServersOf(dataDir)).isEqualTo("127.0.0.1:9123");

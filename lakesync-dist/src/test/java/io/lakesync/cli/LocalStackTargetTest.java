@@ -2,6 +2,7 @@ package io.lakesync.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.local.LocalFlussCluster;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A CLI command aimed at a local stack (its data folder, no config) uses the stack's own lake, which its running
  * servers know, even when it lives on the stack's S3 server; with the stack down, the folder default.
  */
+@ClusterTest
 class LocalStackTargetTest {
 
     @TempDir

@@ -3,6 +3,7 @@ package io.lakesync.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * command line): the process's command line, output and log hold none of them, yet the token read from its file
  * opens the API; a missing secret file or a placeholder token ends the process with one line naming the key.
  */
+@ClusterTest
 class SecretFilesIT {
 
     private static final Pattern SERVICE_URL = Pattern.compile("Service URL\\s+(http://\\S+)");

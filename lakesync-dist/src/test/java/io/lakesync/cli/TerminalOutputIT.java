@@ -2,6 +2,7 @@ package io.lakesync.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on the packaged jar and its own log4j2.xml, so the terminal shows what a user's would. Stop signals are in
  * {@link LakeSyncCliIT}, which has the running stacks.
  */
+@ClusterTest
 class TerminalOutputIT {
 
     private static final Path TARGET = Path.of("target").toAbsolutePath();

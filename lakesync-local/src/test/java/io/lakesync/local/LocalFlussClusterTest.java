@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded stack against real servers: lake table creation, data, restart, and bad start-up input. */
+@ClusterTest
 class LocalFlussClusterTest {
 
     private static final TablePath ORDERS = TablePath.of("fluss", "datalake_orders");

@@ -26,6 +26,7 @@ import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@ClusterTest
 class S3ServerTest {
 
     private static final Identifier TABLE = Identifier.create("db", "t");

@@ -1,9 +1,11 @@
 package io.lakesync.alert;
 
+import io.lakesync.local.ClusterTest;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@ClusterTest
 class PostgresAlertingTest extends AlertingContract {
 
     @RegisterExtension

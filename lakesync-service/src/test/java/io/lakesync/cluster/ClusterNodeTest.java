@@ -4,6 +4,7 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.state.ManualClock;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Membership and leadership on a real PostgreSQL and SQLite state, heartbeats driven by hand. Time passes on the
  * instances' manual clocks and, for what the database stamped, by ageing those stamps ({@link #timePasses}).
  */
+@ClusterTest
 class ClusterNodeTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);

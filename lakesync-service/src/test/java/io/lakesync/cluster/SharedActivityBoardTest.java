@@ -2,6 +2,7 @@ package io.lakesync.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ActivityBoard;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Two instances (two state stores on one real database) recording events of the same table at the same time, as
  * around a hand-over: the shared totals count every event exactly once.
  */
+@ClusterTest
 class SharedActivityBoardTest {
 
     private static final String TABLE = "shop.orders";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.S3Server;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.state.DatabaseKind;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * processes) two committers with catalogs of their own race for one snapshot and exactly one lands each time; the
  * same lake through a filesystem catalog, which locks nothing, is refused at start when the state is shared.
  */
+@ClusterTest
 class SharedLakeCommitsTest {
 
     @RegisterExtension static PostgresServer postgres = new PostgresServer();

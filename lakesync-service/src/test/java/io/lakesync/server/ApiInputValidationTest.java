@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.metrics.TableMetric;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -38,6 +39,7 @@ import org.yaml.snakeyaml.Yaml;
  * is sent malformed and must be refused with 400 naming it, so a new route or parameter is covered by
  * documenting it.
  */
+@ClusterTest
 class ApiInputValidationTest {
 
     private static final String OWNER = "owner-token-0123456789";

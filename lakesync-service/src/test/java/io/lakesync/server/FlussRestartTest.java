@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.status.TableState;
 import io.lakesync.status.TableStatus;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster is down, and resumes by itself when the cluster comes back with its tablet server on another port,
  * every row written after the restart reaching the lake exactly once.
  */
+@ClusterTest
 class FlussRestartTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

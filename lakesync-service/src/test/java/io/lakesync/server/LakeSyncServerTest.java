@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.state.ManualClock;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The service against a real local Fluss stack, over real HTTP. */
+@ClusterTest
 class LakeSyncServerTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import java.net.ServerSocket;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The state contract on a real PostgreSQL server, the database for several lakesync instances. */
+@ClusterTest
 class PostgresStateStoreTest extends StateStoreContract {
 
     @RegisterExtension

@@ -3,6 +3,7 @@ package io.lakesync.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.tiering.columnar.BucketHeads;
 import io.lakesync.tiering.connection.Deadline;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A status refresh finishes within its deadline when the cluster's servers accept connections and never answer. */
+@ClusterTest
 class StatusDeadlineTest {
 
     private static final TablePath EVENTS = TablePath.of("fluss", "events");

@@ -4,6 +4,7 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.tiering.lake.LakeTables;
 import java.nio.file.Files;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** One real embedded Fluss cluster and Paimon warehouse per test class, with helpers to write and verify. */
+@ClusterTest
 public abstract class TieringTestBase {
 
     public static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);

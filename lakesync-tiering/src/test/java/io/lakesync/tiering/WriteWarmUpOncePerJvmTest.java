@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import io.lakesync.tiering.warmup.WriteWarmUp;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The service's use of the warm-up: a failure is not fatal, and a JVM warms up once. A fresh JVM per class. */
+@ClusterTest
 class WriteWarmUpOncePerJvmTest {
 
     private static final WriteWarmUp.Writers DEFAULT_WRITERS = new WriteWarmUp.Writers(true, true);

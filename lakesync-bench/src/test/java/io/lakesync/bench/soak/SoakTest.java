@@ -2,6 +2,7 @@ package io.lakesync.bench.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restarted on its data folder while a log, a primary-key and a partitioned table are written; then every row
  * is checked in the lake.
  */
+@ClusterTest
 class SoakTest {
 
     @TempDir Path dir;

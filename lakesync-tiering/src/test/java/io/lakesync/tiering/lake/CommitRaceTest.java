@@ -2,6 +2,7 @@ package io.lakesync.tiering.lake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.S3Server;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the commits of one process apart. (Across processes on an object store, see the JDBC-catalog race in the service
  * module's tests.)
  */
+@ClusterTest
 class CommitRaceTest {
 
     private static final TablePath PATH = TablePath.of("lake", "raced");

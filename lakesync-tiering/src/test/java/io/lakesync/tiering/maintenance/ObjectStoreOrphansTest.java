@@ -2,6 +2,7 @@ package io.lakesync.tiering.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.local.ClusterTest;
 import io.lakesync.local.S3Server;
 import io.lakesync.tiering.lake.LakeTables;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Orphan cleanup on an object store, where a file's age is the time the store received it: data files a crashed
  * round left behind are deleted once older than the margin, the committed ones stay.
  */
+@ClusterTest
 class ObjectStoreOrphansTest {
 
     private static final TablePath PATH = TablePath.of("lake", "orphaned");

@@ -3,12 +3,14 @@ package io.lakesync.tiering.warmup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.local.ClusterTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@ClusterTest
 class WriteWarmUpTest {
 
     @TempDir
