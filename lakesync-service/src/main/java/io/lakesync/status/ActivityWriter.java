@@ -1,5 +1,6 @@
 package io.lakesync.status;
 
+import io.lakesync.tiering.connection.RemoteErrors;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,7 +153,7 @@ final class ActivityWriter implements AutoCloseable {
         if (failingSince == null) {
             failingSince = clock.instant();
             LOG.warn("State database unreachable since {}; table activity buffered ({} event(s)), written when it "
-                    + "answers: {}", failingSince, buffered(), e.toString());
+                    + "answers: {}", failingSince, buffered(), describe(e));
         }
     }
 
@@ -167,6 +168,14 @@ final class ActivityWriter implements AutoCloseable {
             failingSince = null;
             writtenWhileFailing = 0;
         }
+    }
+
+    /**
+     * Why a call to the state database failed, from the driver's or pool's error on: the store's own wrapper names
+     * the JDBC URL, which is not for status texts.
+     */
+    static String describe(RuntimeException e) {
+        return RemoteErrors.describe(e.getCause() != null ? e.getCause() : e);
     }
 
     private int buffered() {

@@ -253,8 +253,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             onBoard.addAll(all.keySet());
             stateProblem = problemCleared(stateProblem, "The state database");
         } catch (RuntimeException e) {
-            stateProblem = problem(stateProblem, "State database unreachable", e.getMessage() != null
-                    ? e.getMessage() : e.toString(), now);
+            stateProblem = problem(stateProblem, "State database unreachable", ActivityWriter.describe(e), now);
         }
         return lastSwitch;
     }
