@@ -41,13 +41,14 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
     private final UsageSpool spool;
     private final ScheduledExecutorService writer;
     private final AtomicBoolean writeQueued = new AtomicBoolean();
-    /** Serialises the writes; guards {@link #writeFault}. */
+    /** Serialises the writes. */
     private final Object writing = new Object();
     /** Metered and in no batch yet; guarded by this. */
     private Map<String, HourlyUsage> unbatched = new HashMap<>();
     /** The batch being written, or whose write failed: it may be in the store already; guarded by this. */
     @Nullable private UsageBatch inFlight;
-    @Nullable private String writeFault;
+    /** Whether the last write failed: then only the retry interval tries again, not every round measured. */
+    private volatile boolean writeFailing;
     /** Whether the last spool write failed; guarded by this. */
     private boolean spoolFailing;
 
@@ -77,7 +78,7 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
                 saveSpool();
             }
         }
-        if (writeQueued.compareAndSet(false, true)) {
+        if (!writeFailing && writeQueued.compareAndSet(false, true)) {
             try {
                 writer.execute(() -> {
                     writeQueued.set(false);
@@ -102,16 +103,16 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
                     synchronized (this) {
                         saveSpool();
                     }
-                    if (!e.getMessage().equals(writeFault)) {
-                        writeFault = e.getMessage();
+                    if (!writeFailing) {
+                        writeFailing = true;
                         LOG.warn("Cannot write usage to the state store, keeping it for the next try in {} s: {}",
                                 RETRY_INTERVAL.toSeconds(), e.getMessage());
                     }
                     return;
                 }
                 written();
-                if (writeFault != null) {
-                    writeFault = null;
+                if (writeFailing) {
+                    writeFailing = false;
                     LOG.info("Usage is written to the state store again");
                 }
             }

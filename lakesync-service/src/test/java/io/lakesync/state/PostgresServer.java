@@ -188,17 +188,33 @@ public final class PostgresServer implements BeforeAllCallback {
             }
         }
 
-        /** Sends {@code signal} to the postmaster (its pid is the first line of postmaster.pid) and its backends. */
+        /**
+         * Sends {@code signal} to the postmaster (its pid is the first line of postmaster.pid) and its backends; a
+         * backend that ended meanwhile is no error.
+         */
         synchronized void signal(String signal) throws IOException {
             long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
-            List<String> command = new ArrayList<>(List.of("kill", "-" + signal, String.valueOf(postmaster)));
-            ProcessHandle.of(postmaster).orElseThrow().descendants()
-                    .forEach(backend -> command.add(String.valueOf(backend.pid())));
+            List<String> backends = ProcessHandle.of(postmaster).orElseThrow().descendants()
+                    .map(backend -> String.valueOf(backend.pid())).toList();
+            if (kill(signal, List.of(String.valueOf(postmaster))) != 0) {
+                throw new IllegalStateException("Could not send SIG" + signal + " to PostgreSQL (pid " + postmaster + ")");
+            }
+            if (!backends.isEmpty()) {
+                kill(signal, backends);
+            }
+        }
+
+        private static int kill(String signal, List<String> pids) throws IOException {
+            List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+            command.addAll(pids);
             try {
-                Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
-                if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                    throw new IllegalStateException("Could not send SIG" + signal + " to PostgreSQL: " + command);
+                Process kill = new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (!kill.waitFor(30, TimeUnit.SECONDS)) {
+                    kill.destroyForcibly();
+                    throw new IllegalStateException("kill did not finish within 30 s: " + command);
                 }
+                return kill.exitValue();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while running " + command, e);
