@@ -3,6 +3,8 @@ package io.lakesync.status;
 import io.lakesync.tiering.FailureKind;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
@@ -77,6 +79,15 @@ public record ActivityChange(
                 keepFailure ? lastError : next.lastError,
                 next.syncing,
                 next.nextRetryAt);
+    }
+
+    /** {@code activity} per table with each of {@code changes} applied, made by {@code holder}'s engine. */
+    public static Map<String, EngineActivity> applyAll(
+            Map<String, EngineActivity> activity, Map<String, ActivityChange> changes, String holder) {
+        Map<String, EngineActivity> all = new HashMap<>(activity);
+        changes.forEach((table, change) ->
+                all.put(table, change.applyTo(all.getOrDefault(table, EngineActivity.NONE), holder)));
+        return all;
     }
 
     /** {@code activity} after this change, made by {@code holder}'s engine. */

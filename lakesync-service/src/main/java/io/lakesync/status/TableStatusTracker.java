@@ -1,5 +1,6 @@
 package io.lakesync.status;
 
+import io.lakesync.state.BatchedWriter;
 import io.lakesync.tiering.FailureKind;
 import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.RemoteErrors;
@@ -52,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * <p>What the engines did with each table is kept on an {@link ActivityBoard}: with several instances on one
  * shared state, each round's outcome is added to the table's shared totals by the instance that ran it, and every
  * refresh reads the whole board, so every instance shows the same activity for every table. The engines' events
- * are written to the board by an {@link ActivityWriter}, in the background: an engine thread never waits for the
- * state database.
+ * are written to the board by a {@link BatchedWriter}, in the background: an engine thread never waits for the
+ * state database. While it does not answer, a table's events merge into one change (nothing is dropped); they are
+ * kept in memory only, as display figures.
  *
  * <p>The state database not answering (the board, the service switch) does not stop a refresh: Fluss and the lake
  * are still observed, with the switch as last read and the activity this instance knows, and every table's reason,
@@ -73,7 +75,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final Duration callTimeout;
     private final Duration unknownAfter;
     private final ActivityBoard board;
-    private final ActivityWriter writer;
+    private final BatchedWriter<ActivityChange> writer;
     private final ExecutorService observers;
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
     /** Per table, an activity holding only this instance's last maintenance pass (see {@link #activityOf}). */
@@ -130,7 +132,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         this.callTimeout = callTimeout;
         this.unknownAfter = unknownAfter;
         this.board = board;
-        this.writer = new ActivityWriter(board, clock, ACTIVITY_RETRY_INTERVAL);
+        this.writer = new BatchedWriter<>("table activity", board::apply, ActivityChange::then,
+                BatchedWriter.Keeper.none(), null, Map.of(), ACTIVITY_RETRY_INTERVAL, clock);
         this.observers = Executors.newFixedThreadPool(parallelism, r -> {
             Thread thread = new Thread(r, "lakesync-status-observer");
             thread.setDaemon(true);
@@ -247,13 +250,14 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
      */
     private boolean readState(Set<String> onBoard, Instant now) {
         try {
-            Map<String, EngineActivity> all = writer.readWithPending();
+            Map<String, EngineActivity> all = writer.readWithWaiting(board::all,
+                    (stored, waiting) -> ActivityChange.applyAll(stored, waiting, board.self()));
             activity.putAll(all);
             lastSwitch = serviceEnabled.getAsBoolean();
             onBoard.addAll(all.keySet());
             stateProblem = problemCleared(stateProblem, "The state database");
         } catch (RuntimeException e) {
-            stateProblem = problem(stateProblem, "State database unreachable", ActivityWriter.describe(e), now);
+            stateProblem = problem(stateProblem, "State database unreachable", BatchedWriter.describe(e), now);
         }
         return lastSwitch;
     }

@@ -47,12 +47,7 @@ class TableStalenessTest {
         observer.tables.put(LAGGING, new ConnectException("Connection refused: /127.0.0.1:41234"));
         tracker.refresh();
 
-        TableStatus idle = tracker.table(IDLE).orElseThrow();
-        assertThat(idle.state()).as("never UP_TO_DATE without an observation").isEqualTo(TableState.UNKNOWN);
-        assertThat(idle.stale()).isTrue();
-        assertThat(idle.observedAt()).isEqualTo(T0);
-        assertThat(idle.reason()).isEqualTo("Cannot observe the table since 19:09:46 UTC: Connection refused: "
-                + "/127.0.0.1:41234 Last observed 19:09:41 UTC.");
+        TableStatus idle = assertUnknownSinceSecondRefresh(IDLE, "Connection refused: /127.0.0.1:41234");
         assertThat(idle.lakeSnapshotId()).as("last known figures kept").isEqualTo(4L);
         TableStatus lagging = tracker.table(LAGGING).orElseThrow();
         assertThat(lagging.state()).as("kept within the limit").isEqualTo(TableState.LAGGING);
@@ -133,12 +128,7 @@ class TableStalenessTest {
         clock.advance(INTERVAL);
         tracker.refresh();
 
-        TableStatus idle = tracker.table(IDLE).orElseThrow();
-        assertThat(idle.state()).as("never UP_TO_DATE without the lake").isEqualTo(TableState.UNKNOWN);
-        assertThat(idle.stale()).isTrue();
-        assertThat(idle.observedAt()).isEqualTo(T0);
-        assertThat(idle.reason()).isEqualTo("Cannot observe the table since 19:09:46 UTC: the lake does not answer: "
-                + "warehouse unavailable Last observed 19:09:41 UTC.");
+        assertUnknownSinceSecondRefresh(IDLE, "the lake does not answer: warehouse unavailable");
         assertThat(tracker.problems()).containsExactly(
                 "Cannot reach the lake since 2026-11-30T19:09:46Z: warehouse unavailable", "1 table(s) UNKNOWN: fluss.idle");
 
@@ -178,6 +168,20 @@ class TableStalenessTest {
             assertThat(tracker.table(IDLE).orElseThrow().reason()).isEqualTo("Everything in Fluss is in the lake.");
             assertThat(tracker.problems()).isEmpty();
         }
+    }
+
+    /**
+     * Asserts that {@code path}, observed at the first refresh and not at the second, is UNKNOWN (never UP_TO_DATE
+     * without an observation) with its figures of the first marked stale, and {@code error} as the reason.
+     */
+    private TableStatus assertUnknownSinceSecondRefresh(TablePath path, String error) {
+        TableStatus status = tracker.table(path).orElseThrow();
+        assertThat(status.state()).isEqualTo(TableState.UNKNOWN);
+        assertThat(status.stale()).isTrue();
+        assertThat(status.observedAt()).isEqualTo(T0);
+        assertThat(status.reason())
+                .isEqualTo("Cannot observe the table since 19:09:46 UTC: " + error + " Last observed 19:09:41 UTC.");
+        return status;
     }
 
     private TableState state(TablePath path) {

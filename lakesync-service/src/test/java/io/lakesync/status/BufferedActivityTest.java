@@ -2,6 +2,7 @@ package io.lakesync.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.state.BatchedWriter;
 import io.lakesync.state.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,10 +12,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The writer between the engines and the board: events wait, merged per table, while the board fails; a batch whose
- * write committed but reported an error is not applied twice; what waits is shown on top of what the board holds.
+ * The writer between the engines and the activity board: events wait, merged per table, while the board fails; a
+ * batch whose write committed but reported an error is not applied twice; what waits is shown on top of the board.
  */
-class ActivityWriterTest {
+class BufferedActivityTest {
 
     private static final Instant T0 = Instant.parse("2026-12-06T10:00:00Z");
 
@@ -23,7 +24,8 @@ class ActivityWriterTest {
 
     @Test
     void eventsBufferedWhileTheBoardFailsAreWrittenOnceAfterwards() throws Exception {
-        try (ActivityWriter writer = new ActivityWriter(board, clock, Duration.ofHours(1))) {
+        try (BatchedWriter<ActivityChange> writer = new BatchedWriter<>("table activity", board::apply,
+                ActivityChange::then, BatchedWriter.Keeper.none(), null, Map.of(), Duration.ofHours(1), clock)) {
             board.failing = true;
             for (int round = 0; round < 100; round++) {
                 writer.add("shop.orders", ActivityChange.started());
@@ -38,7 +40,7 @@ class ActivityWriterTest {
             assertThat(writer.flush()).as("the commit went through, but the writer heard an error").isFalse();
             board.failAfterCommit = false;
             writer.add("shop.orders", ActivityChange.started());
-            assertThat(writer.readWithPending().get("shop.orders").syncing()).as("what waits is shown").isTrue();
+            assertThat(withWaiting(writer).get("shop.orders").syncing()).as("what waits is shown").isTrue();
             assertThat(writer.flush()).isTrue();
             assertThat(writer.failingSince()).isNull();
 
@@ -48,8 +50,13 @@ class ActivityWriterTest {
             assertThat(orders.syncing()).isTrue();
             assertThat(orders.holder()).isEqualTo("here");
             assertThat(board.get("shop.users").orElseThrow().syncing()).isTrue();
-            assertThat(writer.readWithPending()).isEqualTo(board.all());
+            assertThat(withWaiting(writer)).isEqualTo(board.all());
         }
+    }
+
+    private Map<String, EngineActivity> withWaiting(BatchedWriter<ActivityChange> writer) {
+        return writer.readWithWaiting(board::all,
+                (onBoard, waiting) -> ActivityChange.applyAll(onBoard, waiting, board.self()));
     }
 
     /** An in-memory board that refuses writes while {@link #failing}, or reports an error after one that went in. */
