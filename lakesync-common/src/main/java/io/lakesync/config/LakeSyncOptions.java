@@ -280,6 +280,24 @@ public final class LakeSyncOptions {
                     .noDefaultValue()
                     .withDescription("Password for 'state.jdbc-user'; never printed.");
 
+    public static final ConfigOption<Duration> STATE_CONNECT_TIMEOUT =
+            key("state.connect-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "PostgreSQL state: longest lakesync waits to open a connection (and to be handed one "
+                                    + "from its pool) before the call fails. Whole seconds.");
+
+    public static final ConfigOption<Duration> STATE_QUERY_TIMEOUT =
+            key("state.query-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "PostgreSQL state: longest lakesync waits for the server to answer on an open "
+                                    + "connection (a stopped server or a network partition mid-query) before the "
+                                    + "call fails. Whole seconds. Tiering never waits for the state database: what "
+                                    + "the engines report is buffered and written in the background.");
+
     public static final ConfigOption<Password> AUTH_TOKENS =
             key("auth.tokens")
                     .passwordType()
@@ -512,6 +530,10 @@ public final class LakeSyncOptions {
     static String invalidBecause(ConfigOption<?> option, Object value) {
         if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
             return "a duration must be more than 0, for example 1s";
+        }
+        if ((option == STATE_CONNECT_TIMEOUT || option == STATE_QUERY_TIMEOUT) && value instanceof Duration duration
+                && duration.toMillis() % 1000 != 0) {
+            return "the PostgreSQL driver counts whole seconds, for example 5s";
         }
         if (option == STATUS_REFRESH_PARALLELISM && value instanceof Integer count && count < 1) {
             return "at least one table must be observed at a time";
