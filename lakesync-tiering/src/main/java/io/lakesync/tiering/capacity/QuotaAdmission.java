@@ -48,10 +48,11 @@ import org.slf4j.LoggerFactory;
  * <p>While the ledger is {@link ClaimLedger.Unreachable unreachable}, this instance goes on alone under the
  * fair-share rule: it admits a round only while its own running rounds stay within its fair share of each quota,
  * the quota divided by the live instances as last seen (rounded down, at least 1 CU), and records no claim for
- * it. Rounds that held a claim keep it until the ledger answers again. If every instance loses the ledger, the
- * cluster stays within its quotas; if only some do, the others may use the CUs the cut-off ones had claimed once
- * those are reclaimed, so the cluster may run up to the cut-off instances' fair shares beyond the quotas until
- * the ledger answers again.
+ * it. Rounds that held a claim keep it until the ledger answers again. Once it does, the rounds admitted on the
+ * fair share claim their CUs first, and no new round starts here until each has claimed or ended. If every
+ * instance loses the ledger, the cluster stays within its quotas; if only some do, the others may use the CUs the
+ * cut-off ones had claimed once those are reclaimed, so the cluster may run up to the cut-off instances' fair
+ * shares beyond the quotas until they have caught up.
  */
 public final class QuotaAdmission implements AutoCloseable {
 
@@ -60,6 +61,8 @@ public final class QuotaAdmission implements AutoCloseable {
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(10);
     /** The claim id of a round admitted under the fair-share rule, which no ledger gave out. */
     private static final long UNRECORDED = 0;
+    private static final String CATCHING_UP = "Held back until the rounds this instance started on its fair share, "
+            + "while the shared state did not answer, have claimed their CUs in it or ended.";
 
     private final CapacityQuotas quotas;
     private final ClaimLedger ledger;
@@ -74,6 +77,8 @@ public final class QuotaAdmission implements AutoCloseable {
     /** This instance's admitted rounds, in all and per database; guarded by this. */
     private final Map<String, Integer> runningPerDatabase = new HashMap<>();
     private int running;
+    /** Admitted rounds without a claim, admitted on the fair share while the ledger was unreachable; guarded by this. */
+    private final Set<Ticket> onFairShare = new LinkedHashSet<>();
     /** Claims whose rounds ended, to free in the ledger; guarded by this. */
     private final Deque<Long> unreleased = new ArrayDeque<>();
     /** Whether the last call to the ledger failed; read and written by the passes only. */
@@ -151,6 +156,8 @@ public final class QuotaAdmission implements AutoCloseable {
                 runningPerDatabase.merge(ticket.table.getDatabaseName(), -1, Integer::sum);
                 if (ticket.claimId != null) {
                     unreleased.add(ticket.claimId);
+                } else {
+                    onFairShare.remove(ticket);
                 }
             }
             ticket.state = TicketState.CLOSED;
@@ -190,7 +197,7 @@ public final class QuotaAdmission implements AutoCloseable {
     }
 
     private synchronized boolean stillToDo() {
-        return !waiting.isEmpty() || !unreleased.isEmpty();
+        return !waiting.isEmpty() || !unreleased.isEmpty() || !onFairShare.isEmpty();
     }
 
     /**
@@ -201,20 +208,23 @@ public final class QuotaAdmission implements AutoCloseable {
     private void passOverTheLine(@Nullable Ticket requester) {
         synchronized (passing) {
             releaseEnded();
+            boolean ledgerAnswers = claimForFairShareRounds();
+            String clusterRefusal = ledgerAnswers && hasFairShareRounds() ? CATCHING_UP : null;
             List<Ticket> line;
             synchronized (this) {
                 line = new ArrayList<>(waiting);
             }
-            String clusterRefusal = null;
             Map<String, String> databaseRefusals = new HashMap<>();
-            boolean ledgerAsked = false;
             for (Ticket next : line) {
                 String database = next.table.getDatabaseName();
                 String refusal = clusterRefusal != null ? clusterRefusal : databaseRefusals.get(database);
                 if (refusal == null) {
                     // Once the ledger failed in this pass, the rest of the line is judged without it.
-                    ClaimLedger.Answer answer = ledgerAsked && ledgerDown ? fairShare(database) : claim(next);
-                    ledgerAsked = true;
+                    ClaimLedger.Answer answer = ledgerAnswers ? ask(next.table) : null;
+                    if (answer == null) {
+                        ledgerAnswers = false;
+                        answer = fairShare(database);
+                    }
                     if (answer instanceof ClaimLedger.Granted granted) {
                         admit(next, granted.claimId() == UNRECORDED ? null : granted.claimId(), requester);
                         continue;
@@ -232,9 +242,43 @@ public final class QuotaAdmission implements AutoCloseable {
         }
     }
 
-    private ClaimLedger.Answer claim(Ticket ticket) {
+    /**
+     * Claims the CUs of the rounds running on the fair share, once the ledger answers again; returns whether it
+     * did answer. A claim the quotas refuse is tried again with the next pass.
+     */
+    private boolean claimForFairShareRounds() {
+        List<Ticket> unclaimed;
+        synchronized (this) {
+            unclaimed = new ArrayList<>(onFairShare);
+        }
+        for (Ticket round : unclaimed) {
+            ClaimLedger.Answer answer = ask(round.table);
+            if (answer == null) {
+                return false;
+            }
+            if (answer instanceof ClaimLedger.Granted granted) {
+                synchronized (this) {
+                    if (onFairShare.remove(round)) {
+                        round.claimId = granted.claimId();
+                    } else {
+                        // Ended meanwhile.
+                        unreleased.add(granted.claimId());
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private synchronized boolean hasFairShareRounds() {
+        return !onFairShare.isEmpty();
+    }
+
+    /** The ledger's answer, or null if it is unreachable; logs when that changes. */
+    @Nullable
+    private ClaimLedger.Answer ask(TablePath table) {
         try {
-            ClaimLedger.Answer answer = ledger.claim(ticket.table, quotas);
+            ClaimLedger.Answer answer = ledger.claim(table, quotas);
             if (ledgerDown) {
                 ledgerDown = false;
                 LOG.info("The shared state answers CU claims again: the quotas count every instance's rounds");
@@ -247,7 +291,7 @@ public final class QuotaAdmission implements AutoCloseable {
                         + "of each quota, the quota divided by {} live instance(s), until they can", e.getMessage(),
                         ledger.liveInstances());
             }
-            return fairShare(ticket.table.getDatabaseName());
+            return null;
         }
     }
 
@@ -273,6 +317,9 @@ public final class QuotaAdmission implements AutoCloseable {
                 runningPerDatabase.merge(ticket.table.getDatabaseName(), 1, Integer::sum);
                 ticket.claimId = claimId;
                 ticket.state = TicketState.ADMITTED;
+                if (claimId == null) {
+                    onFairShare.add(ticket);
+                }
             } else {
                 // Given back while its claim was on the way: the CU goes back too, with the next pass.
                 if (claimId != null) {
