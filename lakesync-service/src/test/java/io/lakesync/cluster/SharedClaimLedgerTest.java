@@ -102,9 +102,7 @@ class SharedClaimLedgerTest {
         CapacityQuotas quotas = new CapacityQuotas(2, Map.of());
         String database = postgres.newDatabase();
         StateStore store = track(postgres.open(database, clock));
-        Membership membership = new Membership(store, TIMEOUT);
-        membership.register("a", "host-a", "http://host-a:8080", "1.0", 2);
-        membership.register("b", "host-b", "http://host-b:8080", "1.0", 2);
+        Membership membership = instancesAAndB(store);
         SharedClaimLedger a = ledger(store, "a");
         SharedClaimLedger b = ledger(store, "b");
 
@@ -154,9 +152,7 @@ class SharedClaimLedgerTest {
         CapacityQuotas quotas = new CapacityQuotas(4, Map.of());
         String database = postgres.newDatabase();
         StateStore store = track(postgres.open(database, clock));
-        Membership membership = new Membership(store, TIMEOUT);
-        membership.register("a", "host-a", "http://host-a:8080", "1.0", 2);
-        membership.register("b", "host-b", "http://host-b:8080", "1.0", 2);
+        instancesAAndB(store);
         SharedClaimLedger ledger = ledger(store, "a");
         assertThat(ledger.liveInstances()).isEqualTo(2);
 
@@ -222,13 +218,15 @@ class SharedClaimLedgerTest {
 
     /** {@code elapsed} passes for what the database stamped: heartbeats and claims are aged by it. */
     private void timePasses(StateStore store, Duration elapsed) {
-        clock.advance(elapsed);
-        long ms = elapsed.toMillis();
-        store.write(sql -> {
-            sql.update("UPDATE lakesync_instance SET started_at = started_at - ?, heartbeat_at = heartbeat_at - ?, "
-                    + "stopped_at = stopped_at - ?", ms, ms, ms);
-            return sql.update("UPDATE compute_unit_claim SET claimed_at = claimed_at - ?", ms);
-        });
+        DatabaseStamps.timePasses(clock, store, elapsed, "compute_unit_claim.claimed_at");
+    }
+
+    /** Registers instances a and b, alive from now on; returns their membership. */
+    private Membership instancesAAndB(StateStore store) {
+        Membership membership = new Membership(store, TIMEOUT);
+        membership.register("a", "host-a", "http://host-a:8080", "1.0", 2);
+        membership.register("b", "host-b", "http://host-b:8080", "1.0", 2);
+        return membership;
     }
 
     private <T extends AutoCloseable> T track(T closeable) {
