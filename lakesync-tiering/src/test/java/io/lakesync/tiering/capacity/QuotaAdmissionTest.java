@@ -191,6 +191,32 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void roundsStartedOnTheFairShareClaimTheirCusBeforeAnyNewRoundStarts() throws Exception {
+        CapacityQuotas quotas = new CapacityQuotas(2, Map.of());
+        SharedLedger ledger = new SharedLedger();
+        ledger.live = 2;
+        try (Line line = new Line(new QuotaAdmission(quotas, ledger, RETRY))) {
+            ledger.reachable = false;
+            line.request(SALES_1);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(SALES_1));
+            // Meanwhile the other instance, which still reaches the ledger, claims the whole quota.
+            long first = ((ClaimLedger.Granted) ledger.claims.claim(LOGS_1, quotas)).claimId();
+            long second = ((ClaimLedger.Granted) ledger.claims.claim(LOGS_2, quotas)).claimId();
+            QuotaAdmission.Ticket next = line.request(SALES_2);
+
+            ledger.reachable = true;
+            eventually(WAIT, () -> assertThat(next.heldBackReason()).isEqualTo("Held back until the rounds this "
+                    + "instance started on its fair share, while the shared state did not answer, have claimed their "
+                    + "CUs in it or ended."));
+            ledger.claims.release(first);
+            eventually(WAIT, () -> assertThat(next.heldBackReason()).as("sales.t1 claimed the CU that freed")
+                    .startsWith("Held back by the cluster quota: 2 of 2 CUs in use"));
+            ledger.claims.release(second);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(SALES_1, SALES_2));
+        }
+    }
+
+    @Test
     void badDatabaseQuotaNamesTheOptionAndTheEntry() {
         assertThatThrownBy(() -> CapacityQuotas.of(LakeSyncConfig.fromMap(Map.of("quota.database-cu", "sales:8,logs"), "test")))
                 .hasMessage("Config key 'quota.database-cu' has the entry 'logs'; each entry must be database:CUs "
