@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *               └──────── close (table given back) ───────────────────────────────────────► CLOSED
  * </pre>
  *
- * Fair share: the line is first come, first served, and a table asks again for every round, so a table that
+ * Taking turns: the line is first come, first served, and a table asks again for every round, so a table that
  * just ran queues behind those that waited; within a quota the tables take turns and none starves. A waiter
  * whose database is full does not hold up the tables of other databases behind it.
  *
@@ -189,10 +189,15 @@ public final class QuotaAdmission implements AutoCloseable {
 
     private void queueRetry() {
         if (retryQueued.compareAndSet(false, true)) {
-            claimer.schedule(() -> {
+            try {
+                claimer.schedule(() -> {
+                    retryQueued.set(false);
+                    queuePass();
+                }, retryInterval.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // Closed, as above.
                 retryQueued.set(false);
-                queuePass();
-            }, retryInterval.toMillis(), TimeUnit.MILLISECONDS);
+            }
         }
     }
 
