@@ -102,7 +102,9 @@ class UsageAndQuotaTest extends TieringTestBase {
 
             CliRun byDatabase = CliRun.of("usage", "--by", "database", "--url", url, "--token", TOKEN);
             assertThat(byDatabase.out()).contains("Usage by database from ").contains("(provisioned: 1.0E-4 CU)")
-                    .contains("KEY", "CU-HOURS", "PROVISIONED", "PAY-AS-YOU-GO").contains("capped ").contains("metered ");
+                    .contains("KEY", "CU-HOURS", "PROVISIONED", "PAY-AS-YOU-GO").contains("capped ").contains("metered ")
+                    .contains("A CU is one running round (what quota.cluster-cu and quota.database-cu count), metered "
+                            + "as at most one CU-hour per hour");
             CliRun badGrouping = CliRun.of("usage", "--by", "week", "--url", url, "--token", TOKEN);
             assertThat(badGrouping.exitCode()).isEqualTo(1);
             assertThat(badGrouping.err()).contains("HTTP 400").contains("Parameter 'by' must be table, database or day, not 'week'.");
