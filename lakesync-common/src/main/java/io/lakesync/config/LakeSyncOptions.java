@@ -475,10 +475,11 @@ public final class LakeSyncOptions {
                     .intType()
                     .defaultValue(1000)
                     .withDescription(
-                            "Compute units (CUs) the tiering rounds may use at the same time; a running round "
-                                    + "uses one CU. A round beyond the quota waits, with the reason in its "
-                                    + "table's status, until a CU frees; waiting tables take turns. Each "
-                                    + "instance applies it to its own rounds.");
+                            "Compute units (CUs) the tiering rounds of all instances sharing the state may use "
+                                    + "at the same time; a running round uses one CU, metered as at most one "
+                                    + "CU-hour per hour. A round beyond the quota waits, with the reason in its "
+                                    + "table's status, until a CU frees; waiting tables take turns. Give every "
+                                    + "instance the same quotas.");
 
     public static final ConfigOption<String> QUOTA_DATABASE_CU =
             key("quota.database-cu")
@@ -489,6 +490,24 @@ public final class LakeSyncOptions {
                                     + "'sales:8,logs:2': the rounds of a database's tables use at most that "
                                     + "many CUs at the same time, within 'quota.cluster-cu'. Databases not "
                                     + "named have no quota of their own.");
+
+    public static final ConfigOption<Duration> QUOTA_CLAIM_TIMEOUT =
+            key("quota.claim-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How long claiming or freeing a round's CU in the shared PostgreSQL state may take. "
+                                    + "Past it the state counts as unreachable, and until it answers again the "
+                                    + "instance runs at most its fair share of each quota: the quota divided by "
+                                    + "the live instances as last seen, at least 1 CU.");
+
+    public static final ConfigOption<Duration> QUOTA_CLAIM_RETRY_INTERVAL =
+            key("quota.claim-retry-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "How often rounds held back by a quota claim a CU in the shared state again, to "
+                                    + "see the CUs other instances freed.");
 
     public static final ConfigOption<Double> BILLING_PROVISIONED_CU =
             key("billing.provisioned-cu")

@@ -245,19 +245,9 @@ class ClusterNodeTest {
                 new LeaderLease(store, "cluster-duties", TIMEOUT), () -> held, clock);
     }
 
-    /**
-     * {@code elapsed} passes: on the instances' clock, and for the heartbeats and leases the database stamped,
-     * which are aged by it (the database's own clock cannot be moved).
-     */
+    /** {@code elapsed} passes: on the instances' clock, and for the heartbeats and leases the database stamped. */
     private void timePasses(StateStore store, Duration elapsed) {
-        clock.advance(elapsed);
-        long ms = elapsed.toMillis();
-        store.write(sql -> {
-            sql.update("UPDATE lakesync_instance SET started_at = started_at - ?, heartbeat_at = heartbeat_at - ?, "
-                    + "stopped_at = stopped_at - ?", ms, ms, ms);
-            return sql.update(
-                    "UPDATE cluster_lease SET expires_at = expires_at - ?, acquired_at = acquired_at - ?", ms, ms);
-        });
+        DatabaseStamps.timePasses(clock, store, elapsed, "cluster_lease.expires_at", "cluster_lease.acquired_at");
     }
 
     private static String heldEpochs(StateStore store, String id) {
