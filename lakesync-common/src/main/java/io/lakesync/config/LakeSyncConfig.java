@@ -173,6 +173,17 @@ public final class LakeSyncConfig {
         return flussClientOptions;
     }
 
+    /** {@code fluss.bootstrap.servers}: the address of the Fluss cluster to sync from; refused when missing. */
+    public String flussBootstrapServers() {
+        String servers = flussClientOptions.get(ConfigOptions.BOOTSTRAP_SERVERS.key());
+        if (servers == null || servers.isBlank()) {
+            String key = LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key();
+            throw new ConfigException("Missing config key '" + key + "': the address of the Fluss cluster to sync "
+                    + "from, for example '" + key + ": fluss-coordinator:9123'.");
+        }
+        return servers;
+    }
+
     /** Paimon catalog options with the {@code datalake.paimon.} prefix stripped. */
     public Map<String, String> lakeCatalogOptions() {
         return lakeOptions;

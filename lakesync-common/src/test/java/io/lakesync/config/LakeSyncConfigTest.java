@@ -35,6 +35,17 @@ class LakeSyncConfigTest {
     }
 
     @Test
+    void theFlussAddressIsRequiredWithOneLineNamingTheKey() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("fluss.bootstrap.servers", " "), "test")
+                        .flussBootstrapServers())
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("Missing config key 'fluss.bootstrap.servers': the address of the Fluss cluster to sync "
+                        + "from, for example 'fluss.bootstrap.servers: fluss-coordinator:9123'.");
+        assertThat(LakeSyncConfig.fromMap(Map.of("fluss.bootstrap.servers", "fluss:9123"), "test")
+                .flussBootstrapServers()).isEqualTo("fluss:9123");
+    }
+
+    @Test
     void nestedAndDottedKeysMeanTheSame() throws IOException {
         Path file = yaml(String.join("\n",
                 "service:",

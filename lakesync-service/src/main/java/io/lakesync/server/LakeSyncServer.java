@@ -61,7 +61,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,7 +84,6 @@ public final class LakeSyncServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LakeSyncServer.class);
     /** Each prerequisite check may take this long: the first write of a cold JVM to a remote lake is slow. */
     private static final Duration PREREQUISITE_CHECK_TIMEOUT = Duration.ofMinutes(1);
-    private static final String BOOTSTRAP_KEY = LakeSyncOptions.FLUSS_PREFIX + ConfigOptions.BOOTSTRAP_SERVERS.key();
 
     private final Deque<AutoCloseable> started;
     private final HttpApi http;
@@ -103,12 +101,7 @@ public final class LakeSyncServer implements AutoCloseable {
 
     /** Starts the instance; {@code clock} drives status, alerts and the uptime that {@code /health} reports. */
     public static LakeSyncServer start(LakeSyncConfig config, Clock clock) throws Exception {
-        String bootstrapServers = config.flussClientOptions().get(ConfigOptions.BOOTSTRAP_SERVERS.key());
-        if (bootstrapServers == null || bootstrapServers.isBlank()) {
-            throw new ConfigException(
-                    "Missing config key '" + BOOTSTRAP_KEY + "': the address of the Fluss cluster to sync from, "
-                            + "for example '" + BOOTSTRAP_KEY + ": fluss-coordinator:9123'.");
-        }
+        String bootstrapServers = config.flussBootstrapServers();
         HttpApi.requireCanListen(config);
         Authenticator authenticator = Authenticator.fromConfig(config);
         Deque<AutoCloseable> started = new ArrayDeque<>();

@@ -132,6 +132,7 @@ public final class TieringService implements AutoCloseable {
         if (running) {
             return;
         }
+        config.flussBootstrapServers();
         Configuration flussConf = config.flussClientConfiguration();
         // Bulk reading wants bigger fetches and polls than the client's interactive defaults (500 records,
         // 1 MB per bucket); a user's own fluss.* settings win.
@@ -140,10 +141,6 @@ public final class TieringService implements AutoCloseable {
                 flussConf.setString(key, value);
             }
         });
-        if (!flussConf.containsKey(ConfigOptions.BOOTSTRAP_SERVERS.key())) {
-            throw new IllegalArgumentException(
-                    "Config key 'fluss.bootstrap.servers' is not set: lakesync needs the address of the Fluss cluster.");
-        }
         lock = DataDirLock.acquire(dataDir, workDir);
         try {
             Path ioTmpDir = workDir.resolve("io-tmp");
