@@ -1,5 +1,6 @@
 package io.lakesync.config;
 
+import io.lakesync.errors.ErrorMessages;
 import java.io.IOException;
 import java.io.Reader;
 import java.lang.reflect.Field;
@@ -115,7 +116,7 @@ public final class LakeSyncConfig {
             try {
                 problem = LakeSyncOptions.invalidBecause(option, options.get(option));
             } catch (RuntimeException e) {
-                problem = rootMessage(e);
+                problem = ErrorMessages.rootMessage(e);
             }
             if (problem != null) {
                 String value = raw.get(option.key());
@@ -246,13 +247,6 @@ public final class LakeSyncConfig {
         return value instanceof Duration duration ? TimeUtils.formatWithHighestUnit(duration) : String.valueOf(value);
     }
 
-    private static String rootMessage(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
-    }
 
     private static Set<String> flussOptionKeys() {
         Set<String> keys = new HashSet<>();

@@ -3,6 +3,7 @@ package io.lakesync.cli;
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.errors.ErrorMessages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ final class ClusterLakeSettings {
             cluster = read(config);
         } catch (Exception e) {
             String reason = e instanceof TimeoutException ? "no answer within " + READ_TIMEOUT.toSeconds() + " s"
-                    : LakeSyncCli.rootMessage(e);
+                    : ErrorMessages.rootMessage(e);
             if (config.lakeCatalogOptions().containsKey("warehouse")) {
                 LOG.warn("Cannot read the lake settings of the Fluss cluster at {} ({}); using the {}* keys given",
                         bootstrap, reason, LakeSyncOptions.LAKE_PREFIX);

@@ -2,6 +2,7 @@ package io.lakesync.cli;
 
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.errors.ErrorMessages;
 import io.lakesync.server.LakeSyncVersion;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -74,18 +75,18 @@ public final class LakeSyncCli implements Callable<Integer> {
         PrintWriter err = command.getErr();
         ConfigException configError = configCause(e);
         if (configError != null) {
-            err.println("lakesync: " + oneLine(configError.getMessage()));
+            err.println("lakesync: " + ErrorMessages.oneLine(configError.getMessage()));
             return BAD_INPUT;
         }
-        if (rootCause(e) instanceof UnsupportedSchemeException unsupported) {
+        if (ErrorMessages.rootCause(e) instanceof UnsupportedSchemeException unsupported) {
             err.println("lakesync: The lake's storage is not supported, check config key '" + LakeSyncOptions.LAKE_PREFIX
-                    + "warehouse': " + oneLine(unsupported.getMessage()));
+                    + "warehouse': " + ErrorMessages.oneLine(unsupported.getMessage()));
             return BAD_INPUT;
         }
         LoggerFactory.getLogger(LakeSyncCli.class).error(LOG_FILE_ONLY, "lakesync failed", e);
         boolean starting = command.getCommand() instanceof ServeCommand || command.getCommand() instanceof LocalCommand;
         String failure = starting ? "failed to start" : command.getCommandSpec().qualifiedName() + " failed";
-        err.println("lakesync: " + failure + ": " + oneLine(describe(e)));
+        err.println("lakesync: " + failure + ": " + ErrorMessages.describe(e));
         return START_FAILED;
     }
 
@@ -102,35 +103,6 @@ public final class LakeSyncCli implements Callable<Integer> {
             }
         }
         return null;
-    }
-
-    /** The failure and, if different, its root cause, on one line: the stack trace is in the log. */
-    private static String describe(Throwable e) {
-        Throwable root = rootCause(e);
-        String summary = messageOf(e);
-        return root == e ? summary : summary + " Cause: " + messageOf(root);
-    }
-
-    /** The message of {@code e}'s innermost cause, else its class name. */
-    static String rootMessage(Throwable e) {
-        return messageOf(rootCause(e));
-    }
-
-    private static Throwable rootCause(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root;
-    }
-
-    /** {@code text} on one line: some messages (Fluss's, Paimon's) hold line breaks. */
-    private static String oneLine(String text) {
-        return text.strip().replaceAll("\\s*\\R\\s*", " ").replaceAll(" {2,}", " ");
-    }
-
-    private static String messageOf(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getName() : e.getMessage();
     }
 
     /** {@code --version}. */

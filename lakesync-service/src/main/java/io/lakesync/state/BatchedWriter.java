@@ -1,6 +1,6 @@
 package io.lakesync.state;
 
-import io.lakesync.tiering.connection.RemoteErrors;
+import io.lakesync.errors.ErrorMessages;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -196,7 +196,7 @@ public final class BatchedWriter<V> implements AutoCloseable {
      * names the JDBC URL, which is not for status texts.
      */
     public static String describe(RuntimeException e) {
-        return RemoteErrors.describe(e.getCause() != null ? e.getCause() : e);
+        return ErrorMessages.describe(e.getCause() != null ? e.getCause() : e);
     }
 
     /** The batch to write next: the one in flight, else what waits as a new batch; null when everything is written. */

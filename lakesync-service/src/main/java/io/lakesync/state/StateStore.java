@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.errors.ErrorMessages;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,7 +156,7 @@ public final class StateStore implements AutoCloseable {
             throw new StateStoreException(
                     "Cannot connect to the state database " + jdbcUrl + " (config keys '"
                             + LakeSyncOptions.STATE_JDBC_URL.key() + "', '" + LakeSyncOptions.STATE_JDBC_USER.key()
-                            + "', '" + LakeSyncOptions.STATE_JDBC_PASSWORD.key() + "'): " + rootMessage(e), e);
+                            + "', '" + LakeSyncOptions.STATE_JDBC_PASSWORD.key() + "'): " + ErrorMessages.rootMessage(e), e);
         }
     }
 
@@ -218,11 +219,4 @@ public final class StateStore implements AutoCloseable {
         return new StateStoreException("State database " + jdbcUrl + " failed: " + e.getMessage(), e);
     }
 
-    private static String rootMessage(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
-    }
 }

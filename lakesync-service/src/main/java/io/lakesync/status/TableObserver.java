@@ -2,7 +2,7 @@ package io.lakesync.status;
 
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.connection.Deadline;
-import io.lakesync.tiering.connection.RemoteErrors;
+import io.lakesync.errors.ErrorMessages;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ public interface TableObserver {
                 try {
                     return observe(path, Deadline.in(callTimeout));
                 } catch (TimeoutException e) {
-                    timedOut.compareAndSet(null, RemoteErrors.describe(e));
+                    timedOut.compareAndSet(null, ErrorMessages.describe(e));
                     throw e;
                 }
             }));

@@ -3,7 +3,7 @@ package io.lakesync.status;
 import io.lakesync.state.BatchedWriter;
 import io.lakesync.tiering.FailureKind;
 import io.lakesync.tiering.connection.Deadline;
-import io.lakesync.tiering.connection.RemoteErrors;
+import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.maintenance.MaintenanceReport;
@@ -167,7 +167,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             listed = observer.listTables(Deadline.in(callTimeout));
             flussProblem = problemCleared(flussProblem, "Fluss");
         } catch (Exception e) {
-            listFailure = RemoteErrors.describe(e);
+            listFailure = ErrorMessages.describe(e);
             flussProblem = problem(flussProblem, "Cannot reach Fluss", listFailure, now);
             listed = new ArrayList<>(paths.values());
         }
@@ -176,7 +176,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             observer.probeLake(Deadline.in(callTimeout));
             lakeProblem = problemCleared(lakeProblem, "The lake");
         } catch (Exception e) {
-            String lakeFailure = RemoteErrors.describe(e);
+            String lakeFailure = ErrorMessages.describe(e);
             lakeProblem = problem(lakeProblem, "Cannot reach the lake", lakeFailure, now);
             unobservable = unobservable != null ? unobservable : "the lake does not answer: " + lakeFailure;
         }
@@ -197,7 +197,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                     status = observed(path, awaitObservation(observations.get(i)), enabled);
                 } catch (Exception e) {
                     LOG.debug("Could not observe table {}", path, e);
-                    status = unobserved(path, RemoteErrors.describe(e), now);
+                    status = unobserved(path, ErrorMessages.describe(e), now);
                 }
             }
             String stateNote = stateNote();

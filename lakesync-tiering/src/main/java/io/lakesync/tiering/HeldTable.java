@@ -1,5 +1,6 @@
 package io.lakesync.tiering;
 
+import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundMeter;
 import io.lakesync.tiering.capacity.RoundUsage;
@@ -203,7 +204,7 @@ final class HeldTable {
         } catch (RuntimeException e) {
             // No thread to run on (RejectedExecutionException), or a listener broke its contract.
             synchronized (this) {
-                giveUp(new FencedRoundException("its round could not be started: " + TieringEngine.describe(e), e));
+                giveUp(new FencedRoundException("its round could not be started: " + ErrorMessages.describe(e), e));
             }
         }
     }
@@ -284,7 +285,7 @@ final class HeldTable {
 
     private void failed(Throwable failure) {
         FailureKind kind = engine.classify(failure);
-        String reason = TieringEngine.describe(failure);
+        String reason = ErrorMessages.describe(failure);
         if (kind == FailureKind.LOST || !engine.isRunning() || control.isCancelled()) {
             synchronized (this) {
                 giveUp(failure);
@@ -377,7 +378,7 @@ final class HeldTable {
         if (state == State.RELEASED) {
             return;
         }
-        LOG.info("Gave up table {}: {}", assignment, TieringEngine.describe(why));
+        LOG.info("Gave up table {}: {}", assignment, ErrorMessages.describe(why));
         try {
             engine.listener().roundFailed(assignment, why, FailureKind.LOST, null);
         } finally {

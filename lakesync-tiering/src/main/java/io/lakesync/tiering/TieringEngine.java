@@ -1,5 +1,6 @@
 package io.lakesync.tiering;
 
+import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.coordinator.HeartbeatRequest;
 import io.lakesync.tiering.coordinator.HeartbeatResponse;
@@ -180,7 +181,7 @@ final class TieringEngine {
             coordinator.heartbeat(request(List.of(), last, false), coordinatorEpoch);
             journalWrite("clear", journal::clear);
         } catch (Exception e) {
-            LOG.warn("Could not hand tables back to the coordinator on shutdown ({}); it will after its timeout", describe(e));
+            LOG.warn("Could not hand tables back to the coordinator on shutdown ({}); it will after its timeout", ErrorMessages.describe(e));
         }
     }
 
@@ -277,7 +278,7 @@ final class TieringEngine {
         try {
             return journal.recover();
         } catch (Exception e) {
-            LOG.warn("Cannot read the in-flight journal ({}); tables a crashed run held come back after the coordinator's timeout", describe(e));
+            LOG.warn("Cannot read the in-flight journal ({}); tables a crashed run held come back after the coordinator's timeout", ErrorMessages.describe(e));
             return List.of();
         }
     }
@@ -391,7 +392,7 @@ final class TieringEngine {
     }
 
     private void fault(String what, Throwable e) {
-        String fault = what + ": " + describe(e);
+        String fault = what + ": " + ErrorMessages.describe(e);
         if (!fault.equals(loopFault)) {
             loopFault = fault;
             LOG.warn(fault);
@@ -411,7 +412,7 @@ final class TieringEngine {
                 LOG.info("The in-flight journal can be written again");
             }
         } catch (RuntimeException e) {
-            String fault = describe(e);
+            String fault = ErrorMessages.describe(e);
             if (!fault.equals(journalFault)) {
                 journalFault = fault;
                 LOG.warn("Cannot {} the in-flight journal ({}); syncing on, but after a crash the tables held now "
@@ -424,16 +425,6 @@ final class TieringEngine {
         synchronized (wakeUp) {
             wakeUp.notifyAll();
         }
-    }
-
-    /** The root cause's message, prefixed with the outer exception's type when they differ. */
-    static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-        return root == e ? message : e.getClass().getSimpleName() + ": " + message;
     }
 
     /** A round outcome still to be reported to the coordinator. */

@@ -2,7 +2,7 @@ package io.lakesync.tiering.columnar;
 
 import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.ReconnectingConnection;
-import io.lakesync.tiering.connection.RemoteErrors;
+import io.lakesync.errors.ErrorMessages;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -161,7 +161,7 @@ public final class BucketHeads {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            String error = RemoteErrors.describe(e);
+            String error = ErrorMessages.describe(e);
             asked.keySet().forEach(bucket -> heads.put(bucket, Head.failed(error)));
             return heads;
         }

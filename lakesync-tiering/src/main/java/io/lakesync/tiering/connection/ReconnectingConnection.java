@@ -1,5 +1,6 @@
 package io.lakesync.tiering.connection;
 
+import io.lakesync.errors.ErrorMessages;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -177,7 +178,7 @@ public final class ReconnectingConnection implements Connection {
         try {
             fresh = connect();
         } catch (Exception e) {
-            unreachable(RemoteErrors.describe(e));
+            unreachable(ErrorMessages.describe(e));
             return;
         }
         if (before == null) {
@@ -204,7 +205,7 @@ public final class ReconnectingConnection implements Connection {
         try {
             check();
         } catch (RuntimeException e) {
-            LOG.warn("Checking the Fluss connection failed: {}", RemoteErrors.describe(e));
+            LOG.warn("Checking the Fluss connection failed: {}", ErrorMessages.describe(e));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.lakesync.tiering.maintenance;
 
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.lake.LakeReadability;
@@ -168,11 +169,11 @@ public final class MaintenanceDuty implements AutoCloseable {
         } catch (Exception e) {
             if (executor.isShutdown()) {
                 // Stopping: an interrupted pass is expected; what it wrote without committing is an orphan.
-                LOG.debug("Lake maintenance of {} stopped: {}", path, describe(e));
+                LOG.debug("Lake maintenance of {} stopped: {}", path, ErrorMessages.rootMessage(e));
                 return;
             }
             String problem = "Lake maintenance of " + path + " failed, trying again in " + interval.toMillis()
-                    + " ms: " + describe(e);
+                    + " ms: " + ErrorMessages.rootMessage(e);
             if (!problem.equals(state.problem)) {
                 LOG.warn(problem);
                 LOG.debug("Lake maintenance failure", e);
@@ -221,14 +222,6 @@ public final class MaintenanceDuty implements AutoCloseable {
         } else {
             LOG.debug(line, args);
         }
-    }
-
-    private static String describe(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return Objects.requireNonNullElse(root.getMessage(), root.getClass().getSimpleName());
     }
 
     /** Stops the passes; one in progress is interrupted (what it wrote but did not commit is an orphan). */

@@ -4,6 +4,7 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.errors.ErrorMessages;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -64,10 +65,10 @@ class ReconnectingConnectionTest {
         Exception failed = new java.util.concurrent.ExecutionException(new NetworkException(
                 "Disconnected from node 127.0.0.1:41234 (id: ts-0, rack: null)",
                 new java.net.ConnectException("finishConnect(..) failed: Connection refused")));
-        assertThat(RemoteErrors.describe(failed)).isEqualTo(
+        assertThat(ErrorMessages.describe(failed)).isEqualTo(
                 "Disconnected from node 127.0.0.1:41234 (id: ts-0, rack: null): finishConnect(..) failed: Connection refused");
-        assertThat(RemoteErrors.describe(new IllegalStateException())).isEqualTo("IllegalStateException");
-        assertThat(RemoteErrors.describe(new IllegalStateException("Failed to initialize. \nReason: refused")))
+        assertThat(ErrorMessages.describe(new IllegalStateException())).isEqualTo("IllegalStateException");
+        assertThat(ErrorMessages.describe(new IllegalStateException("Failed to initialize. \nReason: refused")))
                 .isEqualTo("Failed to initialize. Reason: refused");
     }
 
