@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.fluss.config.ConfigOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -29,7 +28,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code lakesync local}: the whole stack in this process on 127.0.0.1 (ZooKeeper, a Fluss coordinator and
- * tablet server, a Paimon warehouse, the lakesync service), all kept in one data folder so the next start
+ * tablet servers, a Paimon warehouse, the lakesync service), all kept in one data folder so the next start
  * resumes every table and row. Runs until Ctrl-C or SIGTERM, then stops the service, then the cluster.
  */
 @Command(
@@ -44,13 +43,6 @@ final class LocalCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(LocalCommand.class);
     /** The service's stop bound, plus the Fluss servers and ZooKeeper stopping after it. */
     private static final Duration STOP_BOUND = ServeCommand.STOP_BOUND.multipliedBy(2);
-
-    /**
-     * With its only tablet server stopping, Fluss cannot move bucket leadership anywhere: skip the controlled
-     * shutdown's retries (3 s of failed leader elections logged as errors) and stop at once.
-     */
-    private static final Map<String, String> FLUSS_SERVER_OPTIONS =
-            Map.of(ConfigOptions.TABLET_SERVER_CONTROLLED_SHUTDOWN_MAX_RETRIES.key(), "0");
 
     @Spec private CommandSpec spec;
 
@@ -125,7 +117,7 @@ final class LocalCommand implements Callable<Integer> {
         Path logFile = LogFile.attach(dataDir);
         StopSignal stop = StopSignal.install(STOP_BOUND);
         LOG.info("Starting the local stack in {}", dataDir);
-        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, FLUSS_SERVER_OPTIONS);
+        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, Map.of());
                 LakeSyncServer server = LakeSyncServer.start(cluster.serviceConfig(config))) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", cluster.bootstrapServers());
