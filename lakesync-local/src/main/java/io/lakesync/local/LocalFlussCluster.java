@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.curator.test.InstanceSpec;
@@ -88,8 +91,9 @@ public final class LocalFlussCluster implements AutoCloseable {
 
     /** A tablet server of the stack: its port (0 until first bound) and, while it runs, the server. */
     private static final class TabletServerSlot {
-        int port;
-        TabletServer running;
+        // Volatile: read without the cluster's lock, which close() holds while its stops log their ports.
+        volatile int port;
+        volatile TabletServer running;
 
         TabletServerSlot(int port) {
             this.port = port;
@@ -324,19 +328,29 @@ public final class LocalFlussCluster implements AutoCloseable {
         slot.port = boundPort(server.getRpcServer());
     }
 
-    private void stopTabletServers() throws Exception {
-        Exception failure = null;
+    /**
+     * Stops every running tablet server at once: one after the other, each would wait out Netty's quiet period
+     * (about 2 s) while the coordinator moves its buckets' leadership to servers about to stop too.
+     */
+    private synchronized void stopTabletServers() throws Exception {
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
         for (int index = 0; index < tabletServers.size(); index++) {
-            try {
-                if (tabletServerRunning(index)) {
-                    stopTabletServer(index);
-                }
-            } catch (Exception e) {
-                failure = firstOrSuppressed(failure, e);
+            if (tabletServerRunning(index)) {
+                int stopping = index;
+                TabletServer server = detach(index);
+                stops.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        stop(stopping, server);
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }));
             }
         }
-        if (failure != null) {
-            throw failure;
+        try {
+            CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
         }
     }
 
@@ -388,15 +402,29 @@ public final class LocalFlussCluster implements AutoCloseable {
      * buckets keep it as leader until the coordinator sees its ZooKeeper session end and elects another. Its data
      * folder and port stay for {@link #startTabletServer}.
      */
-    public synchronized void stopTabletServer(int index) throws Exception {
+    public void stopTabletServer(int index) throws Exception {
+        TabletServer server;
+        synchronized (this) {
+            server = detach(index);
+        }
+        stop(index, server);
+    }
+
+    /** Takes running tablet server {@code index} out of its slot, to be stopped outside the cluster's lock. */
+    private TabletServer detach(int index) {
         TabletServerSlot slot = slot(index);
         TabletServer server = slot.running;
         if (server == null) {
             throw new IllegalStateException("Tablet server " + index + " is not running.");
         }
         slot.running = null;
+        return server;
+    }
+
+    private void stop(int index, TabletServer server) throws Exception {
         stop(server);
-        LOG.info("Tablet server {} ({}:{}) stopped; its data stays in {}", index, HOST, slot.port, tabletServerDir(index));
+        LOG.info("Tablet server {} ({}:{}) stopped; its data stays in {}", index, HOST, tabletServerPort(index),
+                tabletServerDir(index));
     }
 
     /**
@@ -413,7 +441,7 @@ public final class LocalFlussCluster implements AutoCloseable {
     }
 
     /** Whether tablet server {@code index} runs (it was not stopped, or was started again). */
-    public synchronized boolean tabletServerRunning(int index) {
+    public boolean tabletServerRunning(int index) {
         return slot(index).running != null;
     }
 
@@ -452,7 +480,7 @@ public final class LocalFlussCluster implements AutoCloseable {
     }
 
     /** The port tablet server {@code index} listens on, or listened on last while it is stopped. */
-    public synchronized int tabletServerPort(int index) {
+    public int tabletServerPort(int index) {
         return slot(index).port;
     }
 
@@ -512,10 +540,10 @@ public final class LocalFlussCluster implements AutoCloseable {
      * The lake log end offset the bucket's current leader holds (what tiering last told it), or -1 when no running
      * tablet server leads the bucket or it was never tiered.
      */
-    public synchronized long lakeLogEndOffset(TableBucket bucket) {
+    public long lakeLogEndOffset(TableBucket bucket) {
         for (TabletServerSlot slot : tabletServers) {
-            if (slot.running != null
-                    && slot.running.getReplicaManager().getReplica(bucket) instanceof ReplicaManager.OnlineReplica online) {
+            TabletServer server = slot.running;
+            if (server != null && server.getReplicaManager().getReplica(bucket) instanceof ReplicaManager.OnlineReplica online) {
                 Replica replica = online.getReplica();
                 if (replica.isLeader()) {
                     return replica.getLakeLogEndOffset();

@@ -4,13 +4,20 @@ import static io.lakesync.local.Eventually.eventually;
 import static io.lakesync.local.Eventually.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.tiering.connection.ReconnectingConnection;
+import java.io.Reader;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
@@ -41,7 +48,7 @@ class LeaderFailoverTest extends TieringTestBase {
     private static final TablePath ORDERS = TablePath.of("fluss", "failover_orders");
     private static final TablePath CLICKS = TablePath.of("fluss", "failover_clicks_by_day");
     private static final List<String> DAYS = List.of("2026-12-01", "2026-12-02");
-    private static final int BATCH = 100;
+    private static final int BATCH = 250;
 
     @BeforeAll
     public static void startCluster() throws Exception {
@@ -51,6 +58,16 @@ class LeaderFailoverTest extends TieringTestBase {
     @Test
     void everyRowReachesTheLakeExactlyOnceThroughALeaderFailoverAndACoordinatorRestart() throws Exception {
         assertThat(cluster.tabletServerCount()).isEqualTo(3);
+        Properties ports = new Properties();
+        try (Reader reader = Files.newBufferedReader(cluster.dataDir().resolve("ports.properties"))) {
+            ports.load(reader);
+        }
+        for (int index = 0; index < 3; index++) {
+            assertThat(cluster.dataDir().resolve("tablet-server-" + index)).as("a data folder per server").isDirectory();
+            String key = index == 0 ? "local.tablet-server.port" : "local.tablet-server-" + index + ".port";
+            assertThat(ports.getProperty(key)).as("remembered for the next start")
+                    .isEqualTo(Integer.toString(cluster.tabletServerPort(index)));
+        }
         TableInfo events = createTable(EVENTS, idTable(3, "1s"));
         assertThat(events.getTableConfig().getReplicationFactor()).as("a replica on every tablet server").isEqualTo(3);
         createTable(ORDERS, ordersTable(3, "1s").build());
@@ -66,21 +83,32 @@ class LeaderFailoverTest extends TieringTestBase {
             admin.createPartition(CLICKS, new PartitionSpec(Map.of("day", day)), false).get();
         }
         Map<Long, String> expectedOrders;
-        try (Writers writers = new Writers(); TieringService service = startService("failover-instance")) {
+        // Probed by hand (its watchdog waits 10 minutes), to see it follow the tablet servers step by step.
+        try (Writers writers = new Writers();
+                ReconnectingConnection probe = ReconnectingConnection.open(
+                        cluster.clientConfiguration(), Duration.ofMinutes(10), Duration.ofSeconds(5));
+                // No warm-up: this test is about faults, and the warm-up's 7 s are paid once per JVM anyway.
+                TieringService service = new TieringService(
+                        serviceConfig("failover-instance", Map.of("tiering.warm-up", "false")))) {
+            service.start();
             AtomicLong written = writers.written;
             writers.write(0, 1_000);
             awaitAllTiered();
 
             int leader = leaderOf(new TableBucket(events.getTableId(), 0));
+            int leaderPort = cluster.tabletServerPort(leader);
             CompletableFuture<Void> writing = writers.writeInBackground(1_000, 3_000);
             eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(1_500));
             cluster.stopTabletServer(leader);
             assertThat(cluster.tabletServerRunning(leader)).isFalse();
             writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             awaitAllTiered();
+            assertFollowsTheRunningTabletServers(probe);
 
             cluster.startTabletServer(leader);
             assertThat(cluster.tabletServerRunning(leader)).isTrue();
+            assertThat(cluster.tabletServerPort(leader)).as("back on its port").isEqualTo(leaderPort);
+            assertFollowsTheRunningTabletServers(probe);
             writers.write(3_000, 4_000);
             awaitAllTiered();
 
@@ -88,6 +116,7 @@ class LeaderFailoverTest extends TieringTestBase {
             eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(4_300));
             cluster.restartCoordinator();
             writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertFollowsTheRunningTabletServers(probe);
             Map<TableBucket, Long> eventEnds = awaitAllTiered();
             eventually(SYNC_TIMEOUT, () -> eventEnds.forEach((bucket, end) -> assertThat(cluster.lakeLogEndOffset(bucket))
                     .as("the lake end offset bucket %s's leader holds", bucket.getBucket()).isEqualTo(end)));
@@ -170,6 +199,19 @@ class LeaderFailoverTest extends TieringTestBase {
             }
         }
         return eventEnds;
+    }
+
+    /** The connection's probe ends up with exactly the running tablet servers cached, each of them answering. */
+    private static void assertFollowsTheRunningTabletServers(ReconnectingConnection probe) throws Exception {
+        Set<Integer> running = IntStream.range(0, cluster.tabletServerCount())
+                .filter(cluster::tabletServerRunning).boxed().collect(Collectors.toSet());
+        eventually(SYNC_TIMEOUT, () -> {
+            probe.check();
+            assertThat(((FlussConnection) probe.current()).getMetadataUpdater().getCluster().getAliveTabletServers())
+                    .as("the tablet servers the connection dials").containsOnlyKeys(running);
+            assertThat(probe.silentTabletServers()).isNull();
+            assertThat(probe.unreachableReason()).isNull();
+        });
     }
 
     private static int leaderOf(TableBucket bucket) {
