@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -55,6 +57,13 @@ final class LocalCommand implements Callable<Integer> {
     private Integer flussPort;
 
     @Option(
+            names = "--tablet-servers",
+            paramLabel = "N",
+            description = "Sets local.tablet-servers: how many Fluss tablet servers the stack runs (1 to 9; with 3, "
+                    + "every bucket has 3 replicas and a stopped server's leaders fail over).")
+    private Integer tabletServers;
+
+    @Option(
             names = "--lake",
             paramLabel = "disk|s3",
             description = "Sets local.lake: the warehouse in a folder of the data folder (disk, the default), or at "
@@ -79,6 +88,9 @@ final class LocalCommand implements Callable<Integer> {
         }
         if (lake != null) {
             flags.put(LakeSyncOptions.LOCAL_LAKE.key(), lake);
+        }
+        if (tabletServers != null) {
+            flags.put(LakeSyncOptions.LOCAL_TABLET_SERVERS.key(), String.valueOf(tabletServers));
         }
         return withoutWarmUpUnlessSet(source.load(flags));
     }
@@ -121,6 +133,9 @@ final class LocalCommand implements Callable<Integer> {
                 LakeSyncServer server = LakeSyncServer.start(cluster.serviceConfig(config))) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", cluster.bootstrapServers());
+            rows.put("Fluss tablet servers", IntStream.range(0, cluster.tabletServerCount())
+                    .mapToObj(index -> "127.0.0.1:" + cluster.tabletServerPort(index))
+                    .collect(Collectors.joining(", ")));
             rows.put("ZooKeeper", "embedded, data in " + cluster.dataDir().resolve("zookeeper"));
             String s3Endpoint = cluster.lakeCatalogOptions().get("s3.endpoint");
             rows.put("Paimon warehouse", cluster.warehouseLocation() + (s3Endpoint == null ? ""
