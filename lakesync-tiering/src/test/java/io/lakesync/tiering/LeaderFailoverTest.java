@@ -28,7 +28,6 @@ import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.PartitionSpec;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
@@ -71,13 +70,8 @@ class LeaderFailoverTest extends TieringTestBase {
         TableInfo events = createTable(EVENTS, idTable(3, "1s"));
         assertThat(events.getTableConfig().getReplicationFactor()).as("a replica on every tablet server").isEqualTo(3);
         createTable(ORDERS, ordersTable(3, "1s").build());
-        createTable(CLICKS, TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("day", DataTypes.STRING()).build())
-                .partitionedBy("day")
-                .distributedBy(2, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build());
+        Schema clicksSchema = Schema.newBuilder().column("id", DataTypes.BIGINT()).column("day", DataTypes.STRING()).build();
+        createTable(CLICKS, lakeTable(clicksSchema, 2, "1s").partitionedBy("day").build());
         for (String day : DAYS) {
             // Before any fault: a new partition needs as many live tablet servers as replicas.
             admin.createPartition(CLICKS, new PartitionSpec(Map.of("day", day)), false).get();
@@ -97,8 +91,8 @@ class LeaderFailoverTest extends TieringTestBase {
 
             int leader = leaderOf(new TableBucket(events.getTableId(), 0));
             int leaderPort = cluster.tabletServerPort(leader);
-            CompletableFuture<Void> writing = writers.writeInBackground(1_000, 3_000);
-            eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(1_500));
+            CompletableFuture<Void> writing = writers.writeInBackground(1_000, 2_500);
+            eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(1_250));
             cluster.stopTabletServer(leader);
             assertThat(cluster.tabletServerRunning(leader)).isFalse();
             writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -109,11 +103,11 @@ class LeaderFailoverTest extends TieringTestBase {
             assertThat(cluster.tabletServerRunning(leader)).isTrue();
             assertThat(cluster.tabletServerPort(leader)).as("back on its port").isEqualTo(leaderPort);
             assertFollowsTheRunningTabletServers(probe);
-            writers.write(3_000, 4_000);
+            writers.write(2_500, 3_000);
             awaitAllTiered();
 
-            writing = writers.writeInBackground(4_000, 5_000);
-            eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(4_300));
+            writing = writers.writeInBackground(3_000, 4_000);
+            eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(3_250));
             cluster.restartCoordinator();
             writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             assertFollowsTheRunningTabletServers(probe);
@@ -123,7 +117,7 @@ class LeaderFailoverTest extends TieringTestBase {
             expectedOrders = writers.expectedOrders;
         }
 
-        List<Long> expectedIds = LongStream.range(0, 5_000).boxed().toList();
+        List<Long> expectedIds = LongStream.range(0, 4_000).boxed().toList();
         assertThat(readLake(EVENTS, "id").stream().map(row -> (Long) row.get(0)).sorted().toList())
                 .as("every log row exactly once").isEqualTo(expectedIds);
         assertThat(readLakeByKey(ORDERS, "order_id", "status")).as("every key at its last value").isEqualTo(expectedOrders);
