@@ -243,13 +243,14 @@ public final class ReconnectingConnection implements Connection {
     }
 
     /**
-     * Brings the connection's cached tablet servers in line with the coordinator's {@code listed} ones, then
-     * probes each: a stopped or moved server is no longer dialled, and one that is listed but silent is named.
+     * Brings the connection's cached tablet servers in line with the coordinator's {@code listed} ones, so that a
+     * stopped or moved server is no longer dialled, then probes each cached one and names those that are silent.
      */
     private void followTabletServers(Live current, Map<Integer, String> listed) {
         MetadataUpdater metadata = ((FlussConnection) current.connection()).getMetadataUpdater();
         Map<Integer, String> cached = tabletServersCached(metadata);
-        if (!cached.equals(listed)) {
+        // None listed: the coordinator has not seen any register yet, and Fluss refuses a metadata without them.
+        if (!listed.isEmpty() && !cached.equals(listed)) {
             refreshTabletServers(metadata, cached, listed);
         }
         Deadline deadline = Deadline.in(callTimeout);
