@@ -541,16 +541,28 @@ public final class LocalFlussCluster implements AutoCloseable {
      * tablet server leads the bucket or it was never tiered.
      */
     public long lakeLogEndOffset(TableBucket bucket) {
-        for (TabletServerSlot slot : tabletServers) {
-            TabletServer server = slot.running;
-            if (server != null && server.getReplicaManager().getReplica(bucket) instanceof ReplicaManager.OnlineReplica online) {
-                Replica replica = online.getReplica();
-                if (replica.isLeader()) {
-                    return replica.getLakeLogEndOffset();
-                }
+        int leader = leaderOf(bucket);
+        return leader < 0 ? -1 : leaderReplica(leader, bucket).getLakeLogEndOffset();
+    }
+
+    /** The index of the running tablet server that leads {@code bucket} now, or -1 when none does. */
+    public int leaderOf(TableBucket bucket) {
+        for (int index = 0; index < tabletServers.size(); index++) {
+            if (leaderReplica(index, bucket) != null) {
+                return index;
             }
         }
         return -1;
+    }
+
+    /** Tablet server {@code index}'s replica of {@code bucket} when it runs and leads it, else null. */
+    private Replica leaderReplica(int index, TableBucket bucket) {
+        TabletServer server = tabletServers.get(index).running;
+        if (server != null && server.getReplicaManager().getReplica(bucket) instanceof ReplicaManager.OnlineReplica online
+                && online.getReplica().isLeader()) {
+            return online.getReplica();
+        }
+        return null;
     }
 
     /** Stops the tablet servers, the coordinator and ZooKeeper, in that order; data stays on disk. */

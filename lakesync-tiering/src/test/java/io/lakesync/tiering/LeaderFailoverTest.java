@@ -3,6 +3,7 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static io.lakesync.local.Eventually.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.connection.ReconnectingConnection;
 import java.io.Reader;
@@ -89,12 +90,17 @@ class LeaderFailoverTest extends TieringTestBase {
             writers.write(0, 1_000);
             awaitAllTiered();
 
-            int leader = leaderOf(new TableBucket(events.getTableId(), 0));
+            int leader = cluster.leaderOf(new TableBucket(events.getTableId(), 0));
+            assertThat(leader).as("a running tablet server leads the bucket").isNotNegative();
             int leaderPort = cluster.tabletServerPort(leader);
             CompletableFuture<Void> writing = writers.writeInBackground(1_000, 2_500);
             eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(1_250));
             cluster.stopTabletServer(leader);
             assertThat(cluster.tabletServerRunning(leader)).isFalse();
+            assertThatThrownBy(() -> cluster.stopTabletServer(leader)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("Tablet server " + leader + " is not running.");
+            assertThatThrownBy(() -> cluster.startTabletServer(3)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("No tablet server 3: the stack has 3 (config key 'local.tablet-servers').");
             writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             awaitAllTiered();
             assertFollowsTheRunningTabletServers(probe);
@@ -206,9 +212,5 @@ class LeaderFailoverTest extends TieringTestBase {
             assertThat(probe.silentTabletServers()).isNull();
             assertThat(probe.unreachableReason()).isNull();
         });
-    }
-
-    private static int leaderOf(TableBucket bucket) {
-        return ((FlussConnection) connection).getMetadataUpdater().leaderFor(EVENTS, bucket);
     }
 }
