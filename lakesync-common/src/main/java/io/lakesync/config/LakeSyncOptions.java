@@ -296,6 +296,24 @@ public final class LakeSyncOptions {
                     .noDefaultValue()
                     .withDescription("Password for 'state.jdbc-user'; never printed.");
 
+    public static final ConfigOption<Duration> STATE_CONNECT_TIMEOUT =
+            key("state.connect-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(5))
+                    .withDescription(
+                            "PostgreSQL state: longest lakesync waits to open a connection (and to be handed one "
+                                    + "from its pool) before the call fails. Whole seconds.");
+
+    public static final ConfigOption<Duration> STATE_QUERY_TIMEOUT =
+            key("state.query-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(10))
+                    .withDescription(
+                            "PostgreSQL state: longest lakesync waits for the server to answer on an open "
+                                    + "connection (a stopped server or a network partition mid-query) before the "
+                                    + "call fails. Whole seconds. Tiering never waits for the state database: what "
+                                    + "the engines report is buffered and written in the background.");
+
     public static final ConfigOption<Password> AUTH_TOKENS =
             key("auth.tokens")
                     .passwordType()
@@ -473,10 +491,11 @@ public final class LakeSyncOptions {
                     .intType()
                     .defaultValue(1000)
                     .withDescription(
-                            "Compute units (CUs) the tiering rounds may use at the same time; a running round "
-                                    + "uses one CU. A round beyond the quota waits, with the reason in its "
-                                    + "table's status, until a CU frees; waiting tables take turns. Each "
-                                    + "instance applies it to its own rounds.");
+                            "Compute units (CUs) the tiering rounds of all instances sharing the state may use "
+                                    + "at the same time; a running round uses one CU, metered as at most one "
+                                    + "CU-hour per hour. A round beyond the quota waits, with the reason in its "
+                                    + "table's status, until a CU frees; waiting tables take turns. Give every "
+                                    + "instance the same quotas.");
 
     public static final ConfigOption<String> QUOTA_DATABASE_CU =
             key("quota.database-cu")
@@ -487,6 +506,24 @@ public final class LakeSyncOptions {
                                     + "'sales:8,logs:2': the rounds of a database's tables use at most that "
                                     + "many CUs at the same time, within 'quota.cluster-cu'. Databases not "
                                     + "named have no quota of their own.");
+
+    public static final ConfigOption<Duration> QUOTA_CLAIM_TIMEOUT =
+            key("quota.claim-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(2))
+                    .withDescription(
+                            "How long claiming or freeing a round's CU in the shared PostgreSQL state may take. "
+                                    + "Past it the state counts as unreachable, and until it answers again the "
+                                    + "instance runs at most its fair share of each quota: the quota divided by "
+                                    + "the live instances as last seen, at least 1 CU.");
+
+    public static final ConfigOption<Duration> QUOTA_CLAIM_RETRY_INTERVAL =
+            key("quota.claim-retry-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofSeconds(1))
+                    .withDescription(
+                            "How often rounds held back by a quota claim a CU in the shared state again, to "
+                                    + "see the CUs other instances freed.");
 
     public static final ConfigOption<Double> BILLING_PROVISIONED_CU =
             key("billing.provisioned-cu")
@@ -528,6 +565,10 @@ public final class LakeSyncOptions {
     static String invalidBecause(ConfigOption<?> option, Object value) {
         if (value instanceof Duration duration && (duration.isZero() || duration.isNegative())) {
             return "a duration must be more than 0, for example 1s";
+        }
+        if ((option == STATE_CONNECT_TIMEOUT || option == STATE_QUERY_TIMEOUT) && value instanceof Duration duration
+                && duration.toMillis() % 1000 != 0) {
+            return "the PostgreSQL driver counts whole seconds, for example 5s";
         }
         if (option == STATUS_REFRESH_PARALLELISM && value instanceof Integer count && count < 1) {
             return "at least one table must be observed at a time";

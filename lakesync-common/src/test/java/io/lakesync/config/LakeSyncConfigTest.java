@@ -153,6 +153,16 @@ class LakeSyncConfigTest {
     }
 
     @Test
+    void stateTimeoutsInPartsOfASecondAreRefusedNamingTheKey() {
+        assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("state.query-timeout", "1500ms"), "test"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("'state.query-timeout'")
+                .hasMessageContaining("whole seconds");
+        assertThat(LakeSyncConfig.fromMap(Map.of("state.connect-timeout", "2s"), "test")
+                .get(LakeSyncOptions.STATE_CONNECT_TIMEOUT)).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void instanceTimeoutUnderTwoHeartbeatsIsRefusedNamingBothKeys() {
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(
                         Map.of("cluster.heartbeat-interval", "5s", "cluster.instance-timeout", "8s"), "test"))

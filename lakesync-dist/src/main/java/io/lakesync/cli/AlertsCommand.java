@@ -1,8 +1,11 @@
 package io.lakesync.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lakesync.metrics.TableMetric;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,14 @@ import picocli.CommandLine.Parameters;
             AlertsCommand.Channels.class, AlertsCommand.SetChannel.class, AlertsCommand.DeleteChannel.class,
             AlertsCommand.Events.class, AlertsCommand.Metrics.class})
 final class AlertsCommand {
+
+    /** Every metric id a rule can watch, from the one catalogue the server evaluates. */
+    static final class MetricIds implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(TableMetric.values()).map(TableMetric::id).iterator();
+        }
+    }
 
     @Command(name = "rules", mixinStandardHelpOptions = true, description = "Lists the alert rules.")
     static final class Rules extends ClientCommand {
@@ -42,7 +53,8 @@ final class AlertsCommand {
             description = "Creates or replaces a rule, e.g. set-rule slow --metric syncLatencyMs --comparison '>' --threshold 5min --for 2min")
     static final class SetRule extends ClientCommand {
         @Parameters(paramLabel = "NAME") String name;
-        @Option(names = "--metric", required = true, description = "syncLatencyMs, checkpointAgeMs, pendingRecords, failuresTotal, roundsTotal, tierDurationMs, rowsTieredTotal, observationAgeMs, stateUnknown") String metric;
+        @Option(names = "--metric", required = true, completionCandidates = MetricIds.class,
+                description = "A metric id (or its Prometheus name): ${COMPLETION-CANDIDATES}") String metric;
         @Option(names = "--comparison", required = true, description = ">, >=, <, <=") String comparison;
         @Option(names = "--threshold", required = true, description = "A number, or a duration such as 5min for *Ms metrics") String threshold;
         @Option(names = "--for", description = "How long the condition must hold before firing (default 0s)") String forDuration;

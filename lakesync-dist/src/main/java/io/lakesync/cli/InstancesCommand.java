@@ -2,8 +2,6 @@ package io.lakesync.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -19,7 +17,6 @@ final class InstancesCommand extends ClientCommand {
         String self = answer.get("self").asText();
         TextTable table = new TextTable(
                 "INSTANCE", "STATE", "ROLE", "URL", "VERSION", "UP SINCE", "HEARTBEAT", "HELD/CAPACITY", "TABLES");
-        Instant now = Instant.now();
         for (JsonNode i : answer.get("instances")) {
             String id = i.get("id").asText();
             List<String> held = new ArrayList<>();
@@ -31,7 +28,8 @@ final class InstancesCommand extends ClientCommand {
                     i.get("url").asText(),
                     i.get("version").asText(),
                     i.get("startedAt").asText(),
-                    StatusCommand.duration(Math.max(0, Duration.between(Instant.parse(i.get("heartbeatAt").asText()), now).toMillis())) + " ago",
+                    // Aged by the service on the database's clock, which stamped it: this machine's clock may be off.
+                    i.has("heartbeatAgeMillis") ? StatusCommand.duration(i.get("heartbeatAgeMillis").asLong()) + " ago" : "-",
                     held.size() + "/" + i.get("capacity").asInt(),
                     held.isEmpty() ? "-" : String.join(",", held));
         }

@@ -1,5 +1,7 @@
 package io.lakesync.cli;
 
+import static io.lakesync.tiering.capacity.ComputeUnit.GIB_PER_CU;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
@@ -55,6 +57,9 @@ final class UsageCommand extends ClientCommand {
         TextTable table = new TextTable(HEADER);
         rows.forEach(row -> table.row(row.toArray()));
         table.print(out);
+        out.println("A CU is one running round (what quota.cluster-cu and quota.database-cu count), metered as at most "
+                + "one CU-hour per hour: its CPU, or its memory / " + GIB_PER_CU + " GiB, within its wall time.");
+        out.flush();
     }
 
     private static List<String> cells(JsonNode line) {

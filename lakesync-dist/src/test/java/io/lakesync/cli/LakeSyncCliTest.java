@@ -6,6 +6,7 @@ import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.folder.FolderLock;
 import io.lakesync.local.LocalStackLock;
+import io.lakesync.metrics.TableMetric;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -257,6 +258,15 @@ class LakeSyncCliTest {
         assertThat(near.exitCode()).isEqualTo(LakeSyncCli.BAD_INPUT);
         assertThat(near.err()).startsWith("lakesync: unknown command 'serv'; did you mean 'serve'");
         assertThat(near.err().lines()).hasSize(1);
+    }
+
+    @Test
+    void setRuleHelpListsEveryMetricARuleCanWatch() {
+        Run help = run("alerts", "set-rule", "--help");
+        assertThat(help.exitCode()).isZero();
+        for (TableMetric metric : TableMetric.values()) {
+            assertThat(help.out()).contains(metric.id());
+        }
     }
 
     @Test

@@ -86,10 +86,13 @@ class UsageAndQuotaTest extends TieringTestBase {
             for (String table : List.of("capped.a", "capped.b", "metered.free")) {
                 String[] line = lines.get(table);
                 double cpu = Double.parseDouble(line[2]);
+                double memoryGibSeconds = Double.parseDouble(line[3]);
                 double cuHours = Double.parseDouble(line[4]);
                 assertThat(cpu).as(table).isPositive();
-                assertThat(cuHours).as(table + ": CU-hours are at least the CPU hours")
-                        .isGreaterThanOrEqualTo(cpu / 3600 - 1e-6);
+                assertThat(cuHours).as(table + ": CU-hours are the CPU or memory hours, capped by the rounds' wall "
+                                + "time (one CU per running round)")
+                        .isPositive()
+                        .isLessThanOrEqualTo(Math.max(cpu, memoryGibSeconds / 4) / 3600 + 1e-6);
                 assertThat(Double.parseDouble(line[5]) + Double.parseDouble(line[6])).isCloseTo(cuHours, within(2e-6));
             }
             double totalCuHours = Double.parseDouble(lines.get("total")[4]);
@@ -99,7 +102,9 @@ class UsageAndQuotaTest extends TieringTestBase {
 
             CliRun byDatabase = CliRun.of("usage", "--by", "database", "--url", url, "--token", TOKEN);
             assertThat(byDatabase.out()).contains("Usage by database from ").contains("(provisioned: 1.0E-4 CU)")
-                    .contains("KEY", "CU-HOURS", "PROVISIONED", "PAY-AS-YOU-GO").contains("capped ").contains("metered ");
+                    .contains("KEY", "CU-HOURS", "PROVISIONED", "PAY-AS-YOU-GO").contains("capped ").contains("metered ")
+                    .contains("A CU is one running round (what quota.cluster-cu and quota.database-cu count), metered "
+                            + "as at most one CU-hour per hour");
             CliRun badGrouping = CliRun.of("usage", "--by", "week", "--url", url, "--token", TOKEN);
             assertThat(badGrouping.exitCode()).isEqualTo(1);
             assertThat(badGrouping.err()).contains("HTTP 400").contains("Parameter 'by' must be table, database or day, not 'week'.");

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +60,8 @@ public final class ClusterNode implements AutoCloseable {
     private volatile ScheduledExecutorService scheduler;
     /** The tables as the last heartbeat recorded them. */
     private volatile Set<TableAssignment> recordedTables = Set.of();
+    /** Whether a write of the held tables waits on the heartbeat thread. */
+    private final AtomicBoolean recordQueued = new AtomicBoolean();
 
     public ClusterNode(
             String id, Membership membership, LeaderLease lease, Supplier<Collection<TableAssignment>> tablesHeld, Clock clock) {
@@ -95,15 +98,18 @@ public final class ClusterNode implements AutoCloseable {
      * records the held tables at once, on the heartbeat thread. Should this instance die before its next
      * heartbeat, the leader then hands back the epoch the coordinator gave it; an older epoch would be ignored
      * by the coordinator, and the table would wait for the coordinator's own 2-minute timeout. Only schedules the
-     * write, so engine threads may call it; before {@link #start} and after {@link #close} it does nothing.
+     * write, so engine threads may call it; one write at a time waits, however many tables are taken while the state
+     * database does not answer (it records every table held when it runs). Before {@link #start} and after
+     * {@link #close} it does nothing.
      */
     public void tableTaken(TableAssignment assignment) {
         ScheduledExecutorService ticks = scheduler;
-        if (ticks == null || recordedTables.contains(assignment)) {
+        if (ticks == null || recordedTables.contains(assignment) || !recordQueued.compareAndSet(false, true)) {
             return;
         }
         try {
             ticks.execute(() -> {
+                recordQueued.set(false);
                 try {
                     recordHeartbeat();
                 } catch (RuntimeException e) {

@@ -144,6 +144,7 @@ public final class Membership {
                 row.getString("version"),
                 Instant.ofEpochMilli(row.getLong("started_at")),
                 heartbeat,
+                Math.max(0, Duration.between(heartbeat, now).toMillis()),
                 stopped == null ? null : Instant.ofEpochMilli(stopped),
                 held.isEmpty() ? List.of() : Arrays.asList(held.split(",")),
                 row.getInt("capacity"),

@@ -4,6 +4,7 @@ import io.lakesync.state.DatabaseKind;
 import io.lakesync.state.Sql;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ActivityBoard;
+import io.lakesync.status.ActivityChange;
 import io.lakesync.status.EngineActivity;
 import io.lakesync.tiering.FailureKind;
 import java.sql.ResultSet;
@@ -15,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.UnaryOperator;
+import java.util.TreeMap;
 import javax.annotation.Nullable;
 
 /**
@@ -33,6 +34,8 @@ public final class SharedActivityBoard implements ActivityBoard {
             + "last_error, next_retry_at, rounds, failures, rows_tiered, bytes_tiered, files_written, last_round_ms, "
             + "last_round_ended_at, last_round_rows_per_sec, updated_at";
     private static final int MAX_ERROR_LENGTH = 4096;
+    /** How long a batch's key is kept: far longer than a batch is retried, which is while the database is away. */
+    private static final Duration KEEP_BATCH_KEYS = Duration.ofDays(7);
 
     private final StateStore store;
     private final String self;
@@ -64,14 +67,27 @@ public final class SharedActivityBoard implements ActivityBoard {
                 "SELECT " + COLUMNS + " FROM table_activity WHERE table_name = ?", SharedActivityBoard::map, table));
     }
 
+    /**
+     * The batch's key is recorded in {@code activity_batch} in the same transaction, so a batch tried again after a
+     * commit that reported an error finds it and is skipped. Tables are locked in name order, so two instances
+     * writing batches of the same tables wait for each other instead of deadlocking.
+     */
     @Override
-    public EngineActivity apply(String table, UnaryOperator<EngineActivity> event) {
+    public boolean apply(String batchKey, Map<String, ActivityChange> changes) {
         return store.write(sql -> {
-            // A row to lock: a first event of the table waits here for a concurrent first one, then reads it.
-            sql.update(insertIfMissing, row(table, EngineActivity.NONE));
-            EngineActivity next = event.apply(sql.queryFirst(selectLocked, SharedActivityBoard::map, table).orElseThrow());
-            sql.update(upsert, row(table, next));
-            return next;
+            sql.update("DELETE FROM activity_batch WHERE written_at < " + now + " - ?", KEEP_BATCH_KEYS.toMillis());
+            if (sql.update("INSERT INTO activity_batch (batch_key, written_at) VALUES (?, " + now + ") "
+                    + "ON CONFLICT (batch_key) DO NOTHING", batchKey) == 0) {
+                return false;
+            }
+            for (Map.Entry<String, ActivityChange> change : new TreeMap<>(changes).entrySet()) {
+                String table = change.getKey();
+                // A row to lock: a first event of the table waits here for a concurrent first one, then reads it.
+                sql.update(insertIfMissing, row(table, EngineActivity.NONE));
+                EngineActivity current = sql.queryFirst(selectLocked, SharedActivityBoard::map, table).orElseThrow();
+                sql.update(upsert, row(table, change.getValue().applyTo(current, self)));
+            }
+            return true;
         });
     }
 

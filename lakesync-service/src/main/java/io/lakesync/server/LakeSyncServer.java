@@ -12,6 +12,7 @@ import io.lakesync.cluster.InstanceRoutes;
 import io.lakesync.cluster.LeaderLease;
 import io.lakesync.cluster.Membership;
 import io.lakesync.cluster.SharedActivityBoard;
+import io.lakesync.cluster.SharedClaimLedger;
 import io.lakesync.cluster.SharedLakeCommits;
 import io.lakesync.catalog.LakeTableRoutes;
 import io.lakesync.catalog.Prerequisites;
@@ -22,6 +23,7 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.metrics.MetricsRoutes;
 import io.lakesync.metrics.TableMetric;
 import io.lakesync.metrics.TableMetricsCollector;
+import io.lakesync.state.DatabaseKind;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ClusterObserver;
 import io.lakesync.status.TableRoutes;
@@ -33,6 +35,8 @@ import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.capacity.ClaimLedger;
+import io.lakesync.tiering.capacity.LocalClaimLedger;
 import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
 import io.lakesync.tiering.coordinator.TableAssignment;
@@ -152,8 +156,9 @@ public final class LakeSyncServer implements AutoCloseable {
                     }
                 }
             };
-            Engine engine = push(started,
-                    new Engine(config, TieringListener.all(List.of(tracker, usage, tablesTaken)), clock));
+            Duration instanceTimeout = clusterInstanceTimeout(config);
+            Engine engine = push(started, new Engine(config, TieringListener.all(List.of(tracker, usage, tablesTaken)),
+                    clock, claimLedger(started, state, instanceId, instanceTimeout, config)));
             TableSwitches tableSwitches =
                     new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
@@ -164,7 +169,6 @@ public final class LakeSyncServer implements AutoCloseable {
             serviceSwitch.startIfEnabled();
             tracker.start(refreshInterval);
 
-            Duration instanceTimeout = clusterInstanceTimeout(config);
             Membership membership = new Membership(state, instanceTimeout);
             ClusterNode node = new ClusterNode(instanceId, membership,
                     new LeaderLease(state, "cluster-duties", instanceTimeout), engine::heldTables, clock);
@@ -225,6 +229,20 @@ public final class LakeSyncServer implements AutoCloseable {
                     + "' must be at least 1, but is " + refreshes + ".");
         }
         return refreshes;
+    }
+
+    /**
+     * Where the rounds claim their CUs: in the shared PostgreSQL state, so the quotas hold for every instance
+     * together; on the single instance's SQLite state, in memory.
+     */
+    private static ClaimLedger claimLedger(
+            Deque<AutoCloseable> started, StateStore state, String instanceId, Duration instanceTimeout,
+            LakeSyncConfig config) {
+        if (state.kind() == DatabaseKind.SQLITE) {
+            return new LocalClaimLedger();
+        }
+        return push(started, new SharedClaimLedger(
+                state, instanceId, instanceTimeout, config.get(LakeSyncOptions.QUOTA_CLAIM_TIMEOUT)));
     }
 
     /** Where this instance keeps the usage waiting for the state store: {@code <data.dir>/usage/unwritten}. */
@@ -325,18 +343,20 @@ public final class LakeSyncServer implements AutoCloseable {
         private final LakeSyncConfig config;
         private final TieringListener listener;
         private final Clock clock;
+        private final ClaimLedger claims;
         private volatile TieringService running;
 
-        Engine(LakeSyncConfig config, TieringListener listener, Clock clock) {
+        Engine(LakeSyncConfig config, TieringListener listener, Clock clock, ClaimLedger claims) {
             this.config = config;
             this.listener = listener;
             this.clock = clock;
+            this.claims = claims;
         }
 
         @Override
         public synchronized void start() throws Exception {
             if (running == null) {
-                TieringService engine = new TieringService(config, listener, RoundHooks.NONE, clock);
+                TieringService engine = new TieringService(config, listener, RoundHooks.NONE, clock, claims);
                 engine.start();
                 running = engine;
             }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.fluss.config.Password;
 import org.flywaydb.core.Flyway;
@@ -67,7 +68,28 @@ public final class StateStore implements AutoCloseable {
             url = "jdbc:sqlite:" + dataDir.resolve(SQLITE_FILE_NAME);
         }
         Password password = config.get(LakeSyncOptions.STATE_JDBC_PASSWORD);
-        return open(url, config.get(LakeSyncOptions.STATE_JDBC_USER), password == null ? "" : password.value(), clock);
+        return open(url, config.get(LakeSyncOptions.STATE_JDBC_USER), password == null ? "" : password.value(),
+                new Timeouts(config.get(LakeSyncOptions.STATE_CONNECT_TIMEOUT),
+                        config.get(LakeSyncOptions.STATE_QUERY_TIMEOUT)),
+                clock);
+    }
+
+    /**
+     * How long a PostgreSQL call may wait: to open a connection or be handed one from the pool ({@code connect}),
+     * and for the server to answer on an open one ({@code query}: a stopped server or a partition mid-query would
+     * otherwise hold the caller for ever, as the driver waits on its socket without end by default). SQLite is a
+     * local file and keeps its own lock timeout.
+     */
+    public record Timeouts(Duration connect, Duration query) {
+
+        /** The defaults of {@code state.connect-timeout} and {@code state.query-timeout}. */
+        public static final Timeouts DEFAULT = new Timeouts(
+                LakeSyncOptions.STATE_CONNECT_TIMEOUT.defaultValue(), LakeSyncOptions.STATE_QUERY_TIMEOUT.defaultValue());
+    }
+
+    /** Opens and migrates the state at {@code jdbcUrl} with the default {@link Timeouts}. */
+    public static StateStore open(String jdbcUrl, String user, String password, Clock clock) {
+        return open(jdbcUrl, user, password, Timeouts.DEFAULT, clock);
     }
 
     /**
@@ -76,9 +98,9 @@ public final class StateStore implements AutoCloseable {
      * @throws ConfigException if the URL is not an SQLite or PostgreSQL one
      * @throws StateStoreException if the database cannot be reached or migrated
      */
-    public static StateStore open(String jdbcUrl, String user, String password, Clock clock) {
+    public static StateStore open(String jdbcUrl, String user, String password, Timeouts timeouts, Clock clock) {
         DatabaseKind kind = DatabaseKind.ofUrl(jdbcUrl);
-        HikariDataSource dataSource = connect(kind, jdbcUrl, user, password);
+        HikariDataSource dataSource = connect(kind, jdbcUrl, user, password, timeouts);
         try {
             MigrateResult result =
                     Flyway.configure()
@@ -99,7 +121,8 @@ public final class StateStore implements AutoCloseable {
         return new StateStore(dataSource, kind, jdbcUrl, clock);
     }
 
-    private static HikariDataSource connect(DatabaseKind kind, String jdbcUrl, String user, String password) {
+    private static HikariDataSource connect(
+            DatabaseKind kind, String jdbcUrl, String user, String password, Timeouts timeouts) {
         HikariConfig pool = new HikariConfig();
         pool.setPoolName("lakesync-state");
         pool.setJdbcUrl(jdbcUrl);
@@ -109,8 +132,8 @@ public final class StateStore implements AutoCloseable {
         if (!password.isEmpty()) {
             pool.setPassword(password);
         }
-        pool.setConnectionTimeout(10_000);
         if (kind == DatabaseKind.SQLITE) {
+            pool.setConnectionTimeout(10_000);
             // One writer at a time: transactions take the write lock when they begin, and a writer waits for
             // another instead of failing at once. WAL lets readers go on meanwhile.
             pool.setMaximumPoolSize(4);
@@ -120,6 +143,11 @@ public final class StateStore implements AutoCloseable {
             pool.addDataSourceProperty("foreign_keys", "true");
         } else {
             pool.setMaximumPoolSize(8);
+            pool.setConnectionTimeout(timeouts.connect().toMillis());
+            pool.setValidationTimeout(timeouts.connect().toMillis());
+            pool.addDataSourceProperty("connectTimeout", timeouts.connect().toSeconds());
+            pool.addDataSourceProperty("loginTimeout", timeouts.connect().toSeconds());
+            pool.addDataSourceProperty("socketTimeout", timeouts.query().toSeconds());
         }
         try {
             return new HikariDataSource(pool);

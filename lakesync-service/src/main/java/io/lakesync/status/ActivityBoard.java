@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.UnaryOperator;
 
 /**
  * Where the engines' {@link EngineActivity} per table is kept: in memory for one instance, or in the shared state
@@ -19,11 +18,13 @@ public interface ActivityBoard {
     Optional<EngineActivity> get(String table);
 
     /**
-     * Applies {@code event} to the table's activity ({@link EngineActivity#NONE} if it has none yet) and keeps the
-     * result, atomically: no other event on the table, from this instance or another, comes between the read and
-     * the write, so none is lost. Returns the result.
+     * Applies each of {@code changes} to its table's activity ({@link EngineActivity#NONE} if it has none yet), with
+     * this instance as the holder, and keeps the results, all in one atomic step: no other change of those tables,
+     * from this instance or another, comes between the reads and the writes, so none is lost. A batch is applied at
+     * most once per {@code batchKey}: one whose key was applied before (a write that committed but reported an
+     * error, tried again) is skipped. Returns whether it was applied now.
      */
-    EngineActivity apply(String table, UnaryOperator<EngineActivity> event);
+    boolean apply(String batchKey, Map<String, ActivityChange> changes);
 
     /** Every table's activity. */
     Map<String, EngineActivity> all();
@@ -38,6 +39,9 @@ public interface ActivityBoard {
     static ActivityBoard inMemory(String self) {
         Map<String, EngineActivity> tables = new ConcurrentHashMap<>();
         return new ActivityBoard() {
+            /** Only the batch in flight is ever tried again, so the last key applied is the one to know. */
+            private String lastBatch;
+
             @Override
             public String self() {
                 return self;
@@ -49,8 +53,14 @@ public interface ActivityBoard {
             }
 
             @Override
-            public EngineActivity apply(String table, UnaryOperator<EngineActivity> event) {
-                return tables.compute(table, (k, a) -> event.apply(a == null ? EngineActivity.NONE : a));
+            public synchronized boolean apply(String batchKey, Map<String, ActivityChange> changes) {
+                if (batchKey.equals(lastBatch)) {
+                    return false;
+                }
+                changes.forEach((table, change) -> tables.compute(table,
+                        (k, a) -> change.applyTo(a == null ? EngineActivity.NONE : a, self)));
+                lastBatch = batchKey;
+                return true;
             }
 
             @Override

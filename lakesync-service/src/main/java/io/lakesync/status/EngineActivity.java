@@ -9,7 +9,8 @@ import javax.annotation.Nullable;
 /**
  * What the engines did with a table: whether a round runs now, the failures since the last success, and running
  * totals over all instances, with {@code holder} the instance that ran its latest round (null before any), and the
- * last lake maintenance pass this instance ran. Immutable; each engine event produces the next value.
+ * last lake maintenance pass this instance ran. Immutable; each engine event is an {@link ActivityChange} that
+ * produces the next value.
  */
 public record EngineActivity(
         boolean syncing,
@@ -34,35 +35,6 @@ public record EngineActivity(
     /** Rounds ended so far, successful or failed: a table's lake snapshot changes only in one of them. */
     long roundsEnded() {
         return rounds + failures;
-    }
-
-    EngineActivity started() {
-        return new EngineActivity(true, consecutiveFailures, lastFailureKind, lastError, null, rounds, failures,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);
-    }
-
-    EngineActivity succeeded(long rows, long bytes, int files, Duration duration, Instant endedAt) {
-        double rate = duration.isZero() ? 0 : rows * 1000.0 / duration.toMillis();
-        return new EngineActivity(false, 0, null, null, null, rounds + 1, failures, rowsTiered + rows,
-                bytesTiered + bytes, filesWritten + files, duration, endedAt, rate, holder, maintenance);
-    }
-
-    EngineActivity failed(FailureKind kind, String error, @Nullable Instant retryAt) {
-        return new EngineActivity(false, consecutiveFailures + 1, kind, error, retryAt, rounds, failures + 1,
-                rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);
-    }
-
-    /** The table left this instance (given back, lost); totals stay, the failure streak ends. */
-    EngineActivity released() {
-        return new EngineActivity(false, 0, null, null, null, rounds, failures, rowsTiered, bytesTiered,
-                filesWritten, lastRoundDuration, lastRoundEndedAt, lastRoundRowsPerSecond, holder, maintenance);
-    }
-
-    /** The same activity, run by {@code instance}. */
-    EngineActivity heldBy(String instance) {
-        return new EngineActivity(syncing, consecutiveFailures, lastFailureKind, lastError, nextRetryAt, rounds,
-                failures, rowsTiered, bytesTiered, filesWritten, lastRoundDuration, lastRoundEndedAt,
-                lastRoundRowsPerSecond, instance, maintenance);
     }
 
     /** A maintenance pass ended; a failed one keeps the figures of the last pass that read them. */

@@ -13,7 +13,8 @@ package io.lakesync.status;
  *   SYNCING ───── a round of this instance is writing it right now
  *   UP_TO_DATE ── within freshness (and nothing pending, or pending data younger than freshness)
  *
- *   UNKNOWN ───── lakesync could not observe the table (Fluss or the lake did not answer) for longer than
+ *   UNKNOWN ───── records are pending and the time of the oldest cannot be read (its latency is unknown), or
+ *                 lakesync could not observe the table (Fluss or the lake did not answer) for longer than
  *                 'status.unknown-after-refreshes' refresh intervals; until then the last state is kept with its
  *                 figures marked stale, except that a table last seen UP_TO_DATE or SYNCING is UNKNOWN at once
  *                 (being up to date is never claimed without an observation)
@@ -33,7 +34,8 @@ public enum TableState {
     LAGGING("The lake is further behind than the table's freshness allows.", "Check throughput and the number of lakesync instances and workers."),
     SYNCING("A sync round is writing this table now.", "Nothing."),
     UP_TO_DATE("The lake is within the table's freshness.", "Nothing."),
-    UNKNOWN("lakesync cannot observe this table: Fluss or the lake does not answer; the figures shown are the last known.",
+    UNKNOWN("lakesync cannot observe this table (Fluss or the lake does not answer; the figures shown are the last known) "
+            + "or its sync latency (records are pending and the time of the oldest cannot be read).",
             "Check that lakesync can reach the Fluss cluster and the lake (see the reason); the state returns on its own once it can.");
 
     private final String meaning;

@@ -46,6 +46,13 @@ public record TableStatus(
                 observedAt, stale, true);
     }
 
+    /** This status with {@code note} after its reason, for what concerns every table alike. */
+    public TableStatus withNote(String note) {
+        return new TableStatus(database, table, tableId, state, reason + " " + note, action, freshness, syncLatency,
+                checkpointAge, lakeSnapshotId, lakeCommittedAt, pendingRecords, buckets, activity, observedAt, stale,
+                heldBackByQuota);
+    }
+
     public String name() {
         return database + "." + table;
     }

@@ -25,14 +25,17 @@ public final class TableStatusModel {
             TableObservation seen, EngineActivity activity, boolean serviceEnabled, @Nullable Instant pendingSince) {
         Instant now = seen.observedAt();
         long pending = seen.pendingRecords();
-        Duration latency = pending > 0 && seen.oldestPendingRecordAt() != null
-                ? positive(Duration.between(seen.oldestPendingRecordAt(), now))
-                : Duration.ZERO;
         Duration checkpointAge = Duration.ZERO;
         if (pending > 0) {
             Instant since = seen.lakeCommittedAt() != null ? seen.lakeCommittedAt() : pendingSince;
             checkpointAge = since == null ? Duration.ZERO : positive(Duration.between(since, now));
         }
+        // Records pending whose oldest one's time could not be read (gone to remote storage, the probe gave up):
+        // the checkpoint's age stands in for the latency, and the table is not claimed up to date.
+        boolean latencyUnknown = pending > 0 && seen.oldestPendingRecordAt() == null;
+        Duration latency = pending == 0 ? Duration.ZERO
+                : latencyUnknown ? checkpointAge
+                : positive(Duration.between(seen.oldestPendingRecordAt(), now));
         TableState state;
         String reason;
         if (!seen.enabled() || !serviceEnabled) {
@@ -51,11 +54,16 @@ public final class TableStatusModel {
             reason = activity.syncing() ? "First sync round running." : "Waiting for the first sync round.";
         } else if (latency.compareTo(seen.freshness()) > 0) {
             state = TableState.LAGGING;
-            reason = "Sync latency " + latency.toSeconds() + " s exceeds freshness " + seen.freshness().toSeconds()
-                    + " s with " + pending + " records pending.";
+            reason = (latencyUnknown ? "Time since the lake checkpoint " : "Sync latency ") + latency.toSeconds()
+                    + " s exceeds freshness " + seen.freshness().toSeconds() + " s with " + pending
+                    + " records pending.";
         } else if (activity.syncing()) {
             state = TableState.SYNCING;
             reason = pending + " records pending.";
+        } else if (latencyUnknown) {
+            state = TableState.UNKNOWN;
+            reason = pending + " records pending, and the time of the oldest one cannot be read, so the sync latency "
+                    + "is unknown; the lake checkpoint is " + latency.toSeconds() + " s old.";
         } else {
             state = TableState.UP_TO_DATE;
             reason = pending == 0 ? "Everything in Fluss is in the lake." : pending + " records pending, within freshness.";

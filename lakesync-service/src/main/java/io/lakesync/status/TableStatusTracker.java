@@ -1,5 +1,6 @@
 package io.lakesync.status;
 
+import io.lakesync.state.BatchedWriter;
 import io.lakesync.tiering.FailureKind;
 import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.connection.RemoteErrors;
@@ -30,7 +31,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 import org.apache.fluss.metadata.TablePath;
 import org.slf4j.Logger;
@@ -47,15 +47,26 @@ import org.slf4j.LoggerFactory;
  * call timeouts; it is handed the engines' activity, so it may keep what only a tiering round changes. A table it
  * could not observe (Fluss or the lake did not answer, an earlier table ran out of time, the observation failed)
  * stays listed with its last observed figures marked stale and the error as its reason, and turns UNKNOWN as
- * {@link TableState} draws it; a table disappears only when Fluss lists the tables without it (dropped).
+ * {@link TableState} draws it; a table disappears only when Fluss lists the tables without it (dropped). The lake
+ * not answering leaves every table unobserved the same way: its figures cannot be checked against the lake.
  *
  * <p>What the engines did with each table is kept on an {@link ActivityBoard}: with several instances on one
  * shared state, each round's outcome is added to the table's shared totals by the instance that ran it, and every
- * refresh reads the whole board, so every instance shows the same activity for every table.
+ * refresh reads the whole board, so every instance shows the same activity for every table. The engines' events
+ * are written to the board by a {@link BatchedWriter}, in the background: an engine thread never waits for the
+ * state database. While it does not answer, a table's events merge into one change (nothing is dropped); they are
+ * kept in memory only, as display figures.
+ *
+ * <p>The state database not answering (the board, the service switch) does not stop a refresh: Fluss and the lake
+ * are still observed, with the switch as last read and the activity this instance knows, and every table's reason,
+ * like {@link #problems()}, says since when the state database is unreachable. Each read waits at most
+ * {@code state.query-timeout}.
  */
 public final class TableStatusTracker implements TieringListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableStatusTracker.class);
+    /** How often activity the state database did not take is tried again. */
+    private static final Duration ACTIVITY_RETRY_INTERVAL = Duration.ofSeconds(2);
 
     private final TableObserver observer;
     private final Clock clock;
@@ -64,6 +75,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final Duration callTimeout;
     private final Duration unknownAfter;
     private final ActivityBoard board;
+    private final BatchedWriter<ActivityChange> writer;
     private final ExecutorService observers;
     private final Map<String, EngineActivity> activity = new ConcurrentHashMap<>();
     /** Per table, an activity holding only this instance's last maintenance pass (see {@link #activityOf}). */
@@ -81,8 +93,11 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     private final List<Consumer<List<TableStatus>>> subscribers = new CopyOnWriteArrayList<>();
     private volatile String flussProblem;
     private volatile String lakeProblem;
+    /** Why the state database cannot be read, since when; null while it answers. */
+    @Nullable private volatile String stateProblem;
+    /** The service switch as last read; a cluster nobody switched counts as on. */
+    private volatile boolean lastSwitch = true;
     private ScheduledExecutorService scheduler;
-    private volatile boolean boardFailing;
 
     /** A tracker of this instance alone: activity in memory, tables observed one at a time. */
     public TableStatusTracker(
@@ -117,6 +132,8 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         this.callTimeout = callTimeout;
         this.unknownAfter = unknownAfter;
         this.board = board;
+        this.writer = new BatchedWriter<>("table activity", board::apply, ActivityChange::then,
+                BatchedWriter.Keeper.none(), null, Map.of(), ACTIVITY_RETRY_INTERVAL, clock);
         this.observers = Executors.newFixedThreadPool(parallelism, r -> {
             Thread thread = new Thread(r, "lakesync-status-observer");
             thread.setDaemon(true);
@@ -138,7 +155,10 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         subscribers.add(subscriber);
     }
 
-    /** Re-reads every table from the cluster and derives its status; returns within about three call timeouts. */
+    /**
+     * Re-reads every table from the cluster and derives its status; returns within about three call timeouts, and
+     * two state database timeouts should that not answer.
+     */
     public synchronized List<TableStatus> refresh() {
         Instant now = clock.instant();
         String listFailure = null;
@@ -151,24 +171,27 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             flussProblem = problem(flussProblem, "Cannot reach Fluss", listFailure, now);
             listed = new ArrayList<>(paths.values());
         }
+        String unobservable = listFailure;
         try {
             observer.probeLake(Deadline.in(callTimeout));
             lakeProblem = problemCleared(lakeProblem, "The lake");
         } catch (Exception e) {
-            lakeProblem = problem(lakeProblem, "Cannot reach the lake", RemoteErrors.describe(e), now);
+            String lakeFailure = RemoteErrors.describe(e);
+            lakeProblem = problem(lakeProblem, "Cannot reach the lake", lakeFailure, now);
+            unobservable = unobservable != null ? unobservable : "the lake does not answer: " + lakeFailure;
         }
-        Set<String> onBoard = readBoard();
-        boolean enabled = serviceEnabled.getAsBoolean();
+        Set<String> onBoard = new HashSet<>();
+        boolean enabled = readState(onBoard, now);
         List<? extends Future<TableObservation>> observations =
-                listFailure == null ? observer.observeAll(listed, activity, callTimeout, observers) : List.of();
+                unobservable == null ? observer.observeAll(listed, activity, callTimeout, observers) : List.of();
         List<TableStatus> fresh = new ArrayList<>();
         for (int i = 0; i < listed.size(); i++) {
             TablePath path = listed.get(i);
             String name = path.toString();
             paths.put(name, path);
             TableStatus status;
-            if (listFailure != null) {
-                status = unobserved(path, listFailure, now);
+            if (unobservable != null) {
+                status = unobserved(path, unobservable, now);
             } else {
                 try {
                     status = observed(path, awaitObservation(observations.get(i)), enabled);
@@ -176,6 +199,10 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                     LOG.debug("Could not observe table {}", path, e);
                     status = unobserved(path, RemoteErrors.describe(e), now);
                 }
+            }
+            String stateNote = stateNote();
+            if (stateNote != null) {
+                status = status.withNote(stateNote);
             }
             publish(name, status, now);
             fresh.add(status);
@@ -188,7 +215,7 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
                 perTable.keySet().removeIf(name -> !seen.contains(name));
             }
             onBoard.removeAll(seen);
-            if (!onBoard.isEmpty()) {
+            if (!onBoard.isEmpty() && stateProblem == null) {
                 try {
                     board.forget(onBoard, now);
                 } catch (RuntimeException e) {
@@ -216,25 +243,31 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     }
 
     /**
-     * Takes the activity of every table from the board and returns the tables it holds; on failure the last
-     * activity read stays, and no table is named.
+     * Reads what the state database holds for the status: the activity of every table from the board (with what
+     * waits to be written to it), whose tables it adds to {@code onBoard}, and the service switch, which it returns.
+     * A read that fails keeps what was read last (the activity this instance recorded meanwhile included), and
+     * names no table.
      */
-    private Set<String> readBoard() {
+    private boolean readState(Set<String> onBoard, Instant now) {
         try {
-            Map<String, EngineActivity> all = board.all();
+            Map<String, EngineActivity> all = writer.readWithWaiting(board::all,
+                    (stored, waiting) -> ActivityChange.applyAll(stored, waiting, board.self()));
             activity.putAll(all);
-            if (boardFailing) {
-                boardFailing = false;
-                LOG.info("The table activity of the cluster can be read again");
-            }
-            return new HashSet<>(all.keySet());
+            lastSwitch = serviceEnabled.getAsBoolean();
+            onBoard.addAll(all.keySet());
+            stateProblem = problemCleared(stateProblem, "The state database");
         } catch (RuntimeException e) {
-            if (!boardFailing) {
-                boardFailing = true;
-                LOG.warn("Cannot read the table activity of the cluster, showing the last one read: {}", e.toString());
-            }
-            return new HashSet<>();
+            stateProblem = problem(stateProblem, "State database unreachable", BatchedWriter.describe(e), now);
         }
+        return lastSwitch;
+    }
+
+    /** What a table's reason adds while the state database is unreachable; null while it answers. */
+    @Nullable
+    private String stateNote() {
+        String problem = stateProblem;
+        return problem == null ? null : problem + " (showing the service switch as last read, "
+                + (lastSwitch ? "on" : "off") + ", and the activity this instance knows)";
     }
 
     private TableStatus observed(TablePath path, TableObservation observation, boolean enabled) {
@@ -308,6 +341,10 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         if (lakeProblem != null) {
             problems.add(lakeProblem);
         }
+        String stateNote = stateNote();
+        if (stateNote != null) {
+            problems.add(stateNote);
+        }
         List<String> unknown = tables().stream()
                 .filter(status -> status.state() == TableState.UNKNOWN)
                 .map(TableStatus::name)
@@ -372,12 +409,12 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
     @Override
     public void roundStarted(TableAssignment assignment) {
         heldBack.remove(assignment.tablePath().toString());
-        record(assignment.tablePath().toString(), EngineActivity::started);
+        record(assignment.tablePath().toString(), ActivityChange.started());
     }
 
     @Override
     public void roundFinished(RoundResult result) {
-        record(result.assignment().tablePath().toString(), a -> a.succeeded(
+        record(result.assignment().tablePath().toString(), ActivityChange.succeeded(
                 result.records(), result.bytesWritten(), result.filesWritten(), result.duration(), clock.instant()));
     }
 
@@ -386,28 +423,26 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
         String name = assignment.tablePath().toString();
         if (kind == FailureKind.LOST) {
             heldBack.remove(name);
-            record(name, EngineActivity::released);
+            record(name, ActivityChange.released());
             return;
         }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
-        record(name, a -> a.failed(kind, message, retryIn == null ? null : clock.instant().plus(retryIn)));
+        record(name, ActivityChange.failed(kind, message, retryIn == null ? null : clock.instant().plus(retryIn)));
     }
 
     /**
-     * Applies an engine event to the table's activity as the board holds it (the totals of every instance), this
-     * instance as its holder, in one atomic step of the board. The board failing costs only the shared view: the
-     * event still counts here.
+     * Applies an engine event to the table's activity as this instance knows it, at once, and hands it to the
+     * writer for the board (the totals of every instance), where it is added in the background: the engine thread
+     * that reports it never waits for the state database.
      */
-    private void record(String table, UnaryOperator<EngineActivity> event) {
-        UnaryOperator<EngineActivity> heldHere = a -> event.apply(a).heldBy(board.self());
-        activity.compute(table, (k, local) -> {
-            try {
-                return board.apply(table, heldHere);
-            } catch (RuntimeException e) {
-                LOG.warn("Cannot record the activity of {} in the shared state: {}", table, e.toString());
-                return heldHere.apply(local == null ? EngineActivity.NONE : local);
-            }
-        });
+    private void record(String table, ActivityChange change) {
+        activity.compute(table, (k, known) -> change.applyTo(known == null ? EngineActivity.NONE : known, board.self()));
+        writer.add(table, change);
+    }
+
+    /** Writes the activity that waits for the board now; returns whether nothing waits any more. */
+    public boolean writeActivity() {
+        return writer.flush();
     }
 
     @Override
@@ -432,5 +467,10 @@ public final class TableStatusTracker implements TieringListener, AutoCloseable 
             scheduler.shutdownNow();
         }
         observers.shutdownNow();
+        try {
+            writer.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

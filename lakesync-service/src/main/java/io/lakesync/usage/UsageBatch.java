@@ -1,15 +1,9 @@
 package io.lakesync.usage;
 
 import java.util.Collection;
-import java.util.UUID;
 
 /**
  * Usage metered on this instance, written to the store as one: {@code key} stays the same however often the write
  * is tried, so the store adds it once.
  */
-record UsageBatch(String key, Collection<HourlyUsage> usage) {
-
-    static UsageBatch of(Collection<HourlyUsage> usage) {
-        return new UsageBatch(UUID.randomUUID().toString(), usage);
-    }
-}
+record UsageBatch(String key, Collection<HourlyUsage> usage) {}

@@ -1,32 +1,27 @@
 package io.lakesync.usage;
 
+import io.lakesync.state.BatchedWriter;
 import io.lakesync.state.StateStore;
-import io.lakesync.state.StateStoreException;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.capacity.RoundUsage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Meters this instance's rounds: adds each round's usage to its table's current hour and writes it to the state
- * store as soon as the round is measured, on a thread of its own so that no round waits for the database.
+ * store as soon as the round is measured, through a {@link BatchedWriter}, so that no round waits for the database.
  *
  * <p>Each write is a {@link UsageBatch} with a key of its own, added in one transaction that records the key, so
  * the store adds a batch once. A write that fails keeps its batch, same key and same figures, and tries it again
  * every {@link #RETRY_INTERVAL}, on {@link #flush()} and on close: a commit that succeeded but reported an error is
- * then skipped, not counted twice. Rounds measured meanwhile wait for the next batch.
+ * then skipped, not counted twice. Rounds measured meanwhile wait for the next batch, one value per table and hour.
  *
  * <p>From a failed write until everything is written, what waits is also kept in a {@link UsageSpool} on disk,
  * rewritten with every round and before every write of a new batch, so a crash during a database outage loses
@@ -37,18 +32,9 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
     static final Duration RETRY_INTERVAL = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(UsageMeter.class);
 
-    private final UsageRepository repository;
     private final UsageSpool spool;
-    private final ScheduledExecutorService writer;
-    private final AtomicBoolean writeQueued = new AtomicBoolean();
-    /** Serialises the writes; guards {@link #writeFault}. */
-    private final Object writing = new Object();
-    /** Metered and in no batch yet; guarded by this. */
-    private Map<String, HourlyUsage> unbatched = new HashMap<>();
-    /** The batch being written, or whose write failed: it may be in the store already; guarded by this. */
-    @Nullable private UsageBatch inFlight;
-    @Nullable private String writeFault;
-    /** Whether the last spool write failed; guarded by this. */
+    private final BatchedWriter<HourlyUsage> writer;
+    /** Whether the last spool write failed; only touched holding the writer's lock. */
     private boolean spoolFailing;
 
     /** A meter whose usage waiting for the store is kept in {@code spoolFile} too; it writes what a last run left. */
@@ -57,99 +43,44 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
     }
 
     UsageMeter(UsageRepository repository, UsageSpool spool) {
-        this.repository = repository;
         this.spool = spool;
-        recover();
-        this.writer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "lakesync-usage-writer");
-            thread.setDaemon(true);
-            return thread;
-        });
-        writer.scheduleWithFixedDelay(this::flush, 0, RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        UsageSpool.Contents left = recover();
+        this.writer = new BatchedWriter<>("usage",
+                (key, usage) -> repository.add(new UsageBatch(key, usage.values())),
+                HourlyUsage::plus, this::keep,
+                left.tried() == null ? null : new BatchedWriter.Batch<>(left.tried().key(),
+                        byKey(left.tried().usage()), left.tried().usage().size()),
+                byKey(left.unbatched()), RETRY_INTERVAL, Clock.systemUTC());
     }
 
     @Override
     public void roundMeasured(RoundUsage usage) {
         HourlyUsage round = HourlyUsage.of(usage);
-        synchronized (this) {
-            unbatched.merge(round.key(), round, HourlyUsage::plus);
-            if (spool.exists()) {
-                saveSpool();
-            }
-        }
-        if (writeQueued.compareAndSet(false, true)) {
-            try {
-                writer.execute(() -> {
-                    writeQueued.set(false);
-                    flush();
-                });
-            } catch (RejectedExecutionException e) {
-                // Closing: close() writes it.
-            }
-        }
+        writer.add(round.key(), round);
     }
 
     /** Writes what was metered and not written yet; on failure keeps it for the next try. */
     public void flush() {
-        synchronized (writing) {
-            for (UsageBatch batch = nextBatch(); batch != null; batch = nextBatch()) {
-                try {
-                    if (!repository.add(batch)) {
-                        LOG.info("Usage batch {} was in the state store already: its earlier write committed after "
-                                + "all, so it is not added again", batch.key());
-                    }
-                } catch (StateStoreException e) {
-                    synchronized (this) {
-                        saveSpool();
-                    }
-                    if (!e.getMessage().equals(writeFault)) {
-                        writeFault = e.getMessage();
-                        LOG.warn("Cannot write usage to the state store, keeping it for the next try in {} s: {}",
-                                RETRY_INTERVAL.toSeconds(), e.getMessage());
-                    }
-                    return;
-                }
-                written();
-                if (writeFault != null) {
-                    writeFault = null;
-                    LOG.info("Usage is written to the state store again");
-                }
-            }
-        }
+        writer.flush();
     }
 
     /**
-     * The batch to write next: the one in flight, else what was metered as a new batch, spooled before its first
-     * try while a spool is kept (so that the spool never holds usage the store may have under another key); null
-     * when everything is written, and then the spool goes.
+     * Keeps what waits in the spool from a failed write on, until everything is written (then the spool goes): a
+     * new batch is spooled before its first try, so that the spool never holds usage the store may have under
+     * another key. A spool that cannot be written leaves the usage in memory only, which is said once.
      */
-    @Nullable
-    private synchronized UsageBatch nextBatch() {
-        if (inFlight == null && !unbatched.isEmpty()) {
-            inFlight = UsageBatch.of(List.copyOf(unbatched.values()));
-            unbatched = new HashMap<>();
-            if (spool.exists()) {
-                saveSpool();
-            }
+    private void keep(@Nullable BatchedWriter.Batch<HourlyUsage> tried, Map<String, HourlyUsage> unbatched,
+            boolean failing) {
+        if (!failing && !spool.exists()) {
+            return;
         }
-        if (inFlight == null && spool.exists()) {
-            try {
-                spool.clear();
-            } catch (IOException e) {
-                LOG.warn("Cannot delete {}; its usage is in the state store, the next start finds that", spool.file(), e);
-            }
-        }
-        return inFlight;
-    }
-
-    private synchronized void written() {
-        inFlight = null;
-    }
-
-    /** Called holding this. A spool that cannot be written leaves the usage in memory only, which is said once. */
-    private void saveSpool() {
         try {
-            spool.save(inFlight, unbatched.values());
+            if (tried == null && unbatched.isEmpty()) {
+                spool.clear();
+            } else {
+                spool.save(tried == null ? null : new UsageBatch(tried.key(), tried.values().values()),
+                        unbatched.values());
+            }
             spoolFailing = false;
         } catch (IOException e) {
             if (!spoolFailing) {
@@ -160,14 +91,13 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
         }
     }
 
-    private void recover() {
+    private UsageSpool.Contents recover() {
         try {
             UsageSpool.Contents left = spool.load();
-            inFlight = left.tried();
-            left.unbatched().forEach(u -> unbatched.merge(u.key(), u, HourlyUsage::plus));
-            if (inFlight != null || !left.unbatched().isEmpty()) {
+            if (left.tried() != null || !left.unbatched().isEmpty()) {
                 LOG.info("Writing the usage a previous run could not write to the state store, from {}", spool.file());
             }
+            return left;
         } catch (IOException | RuntimeException e) {
             try {
                 LOG.warn("Cannot read the usage a previous run left in {}, set aside as {}", spool.file(),
@@ -175,13 +105,18 @@ public final class UsageMeter implements TieringListener, AutoCloseable {
             } catch (IOException moveFailed) {
                 LOG.warn("Cannot read nor set aside the usage a previous run left in {}", spool.file(), moveFailed);
             }
+            return new UsageSpool.Contents(null, java.util.List.of());
         }
+    }
+
+    private static Map<String, HourlyUsage> byKey(Iterable<HourlyUsage> usage) {
+        Map<String, HourlyUsage> byKey = new HashMap<>();
+        usage.forEach(u -> byKey.merge(u.key(), u, HourlyUsage::plus));
+        return byKey;
     }
 
     @Override
     public void close() throws InterruptedException {
-        writer.shutdown();
-        writer.awaitTermination(RETRY_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
-        flush();
+        writer.close();
     }
 }

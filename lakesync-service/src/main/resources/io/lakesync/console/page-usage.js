@@ -73,7 +73,8 @@ function showQuota(holder, report, ctx) {
     h('p', { id: 'usage-provisioned-cu' }, 'Provisioned capacity: ' + report.provisionedCu + ' CU; each hour the first '
       + report.provisionedCu + ' CU-hours are provisioned, the rest pay-as-you-go.'),
     h('p', { id: 'usage-cluster-quota' }, 'Cluster quota: at most ' + count(report.quota.clusterCu)
-      + ' CUs at the same time (one per running round).'),
+      + ' CUs at the same time, over all instances. A CU is one running round, metered as at most one CU-hour per hour'
+      + ' (one core with 4 GiB while it computes).'),
     databases.length
       ? h('table', { id: 'usage-database-quota' }, h('thead', {}, h('tr', {}, h('th', {}, 'Database'), h('th', { class: 'num' }, 'Quota (CUs)'))),
         h('tbody', {}, databases.map(([database, cu]) => h('tr', { 'data-database': database }, h('td', {}, database), h('td', { class: 'num' }, cu)))))

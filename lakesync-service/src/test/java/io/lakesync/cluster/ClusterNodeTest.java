@@ -8,7 +8,7 @@ import io.lakesync.local.ClusterTest;
 import io.lakesync.state.ManualClock;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
-import io.lakesync.status.EngineActivity;
+import io.lakesync.status.ActivityChange;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TableEpoch;
 import java.nio.file.Path;
@@ -99,8 +99,13 @@ class ClusterNodeTest {
 
         Membership membership = new Membership(store, TIMEOUT);
         SharedActivityBoard board = new SharedActivityBoard(store, "a");
-        board.apply("shop.orders",
-                none -> new EngineActivity(true, 0, null, null, null, 5, 0, 10, 100, 1, null, null, 0, "a", null));
+        ActivityChange fiveRoundsThenOneRunning = ActivityChange.started();
+        for (int round = 0; round < 5; round++) {
+            fiveRoundsThenOneRunning = fiveRoundsThenOneRunning
+                    .then(ActivityChange.succeeded(2, 20, 0, Duration.ofSeconds(1), clock.instant()))
+                    .then(ActivityChange.started());
+        }
+        board.apply("five-rounds", Map.of("shop.orders", fiveRoundsThenOneRunning));
         assertThat(membership.tablesOfDeadInstances()).containsExactly(Map.entry("a", List.of(new TableEpoch(7, 3))));
         membership.releaseTablesOf("a");
         assertThat(membership.tablesOfDeadInstances()).isEmpty();
@@ -240,19 +245,9 @@ class ClusterNodeTest {
                 new LeaderLease(store, "cluster-duties", TIMEOUT), () -> held, clock);
     }
 
-    /**
-     * {@code elapsed} passes: on the instances' clock, and for the heartbeats and leases the database stamped,
-     * which are aged by it (the database's own clock cannot be moved).
-     */
+    /** {@code elapsed} passes: on the instances' clock, and for the heartbeats and leases the database stamped. */
     private void timePasses(StateStore store, Duration elapsed) {
-        clock.advance(elapsed);
-        long ms = elapsed.toMillis();
-        store.write(sql -> {
-            sql.update("UPDATE lakesync_instance SET started_at = started_at - ?, heartbeat_at = heartbeat_at - ?, "
-                    + "stopped_at = stopped_at - ?", ms, ms, ms);
-            return sql.update(
-                    "UPDATE cluster_lease SET expires_at = expires_at - ?, acquired_at = acquired_at - ?", ms, ms);
-        });
+        DatabaseStamps.timePasses(clock, store, elapsed, "cluster_lease.expires_at", "cluster_lease.acquired_at");
     }
 
     private static String heldEpochs(StateStore store, String id) {

@@ -6,12 +6,17 @@ import io.lakesync.local.ClusterTest;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ActivityBoard;
+import io.lakesync.status.ActivityChange;
 import io.lakesync.status.EngineActivity;
 import io.lakesync.tiering.FailureKind;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -31,6 +36,9 @@ class SharedActivityBoardTest {
 
     private static final String TABLE = "shop.orders";
     private static final int EVENTS_PER_THREAD = 25;
+    /** A successful round of 10 rows, 100 bytes and one file. */
+    private static final ActivityChange TIERED =
+            ActivityChange.succeeded(10, 100, 1, Duration.ofSeconds(1), Instant.parse("2026-12-06T10:00:00Z"));
 
     @RegisterExtension
     static PostgresServer postgres = new PostgresServer();
@@ -68,8 +76,8 @@ class SharedActivityBoardTest {
                         go.await();
                         for (int i = 0; i < EVENTS_PER_THREAD; i++) {
                             // every fifth round fails
-                            board.apply(TABLE, i % 5 == 4
-                                    ? SharedActivityBoardTest::failed : SharedActivityBoardTest::tiered);
+                            board.apply(UUID.randomUUID().toString(), Map.of(TABLE, i % 5 == 4
+                                    ? ActivityChange.failed(FailureKind.TRANSIENT, "failed", null) : TIERED));
                         }
                         return null;
                     }));
@@ -90,17 +98,5 @@ class SharedActivityBoardTest {
         assertThat(total.rowsTiered()).isEqualTo(events * 4 / 5 * 10L);
         assertThat(total.bytesTiered()).isEqualTo(events * 4 / 5 * 100L);
         assertThat(total.filesWritten()).isEqualTo(events * 4 / 5);
-    }
-
-    /** A successful round of 10 rows, 100 bytes and one file. */
-    private static EngineActivity tiered(EngineActivity a) {
-        return new EngineActivity(false, 0, null, null, null, a.rounds() + 1, a.failures(), a.rowsTiered() + 10,
-                a.bytesTiered() + 100, a.filesWritten() + 1, null, null, 0, a.holder(), null);
-    }
-
-    private static EngineActivity failed(EngineActivity a) {
-        return new EngineActivity(false, a.consecutiveFailures() + 1, FailureKind.TRANSIENT, "failed", null,
-                a.rounds(), a.failures() + 1, a.rowsTiered(), a.bytesTiered(), a.filesWritten(), null, null, 0,
-                a.holder(), null);
     }
 }

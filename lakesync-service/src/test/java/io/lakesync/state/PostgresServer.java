@@ -89,12 +89,30 @@ public final class PostgresServer implements BeforeAllCallback {
      * server ({@link #ownServer()}) may be stopped: the shared one serves the other classes of the run's JVM.
      */
     public void stop() throws IOException {
+        ownedRunning().stop();
+    }
+
+    /**
+     * Freezes the server with SIGSTOP, its postmaster and every backend: connections stay open and calls go
+     * unanswered, as with a server that hangs or a network partition mid-query. Only a class's own server
+     * ({@link #ownServer()}) may be paused; {@link #resume()} lets it go on.
+     */
+    public void pause() throws IOException {
+        ownedRunning().signal("STOP");
+    }
+
+    /** Lets a {@link #pause() paused} server go on (SIGCONT). */
+    public void resume() throws IOException {
+        ownedRunning().signal("CONT");
+    }
+
+    private Running ownedRunning() {
         port(); // fails the same way if JUnit did not start it
         if (shared) {
             throw new IllegalStateException("The shared PostgreSQL test server serves other test classes too; register "
-                    + "PostgresServer.ownServer() to stop one.");
+                    + "PostgresServer.ownServer() to stop or pause one.");
         }
-        server.stop();
+        return server;
     }
 
     public String jdbcUrl(String database) {
@@ -170,9 +188,45 @@ public final class PostgresServer implements BeforeAllCallback {
             }
         }
 
+        /**
+         * Sends {@code signal} to the postmaster (its pid is the first line of postmaster.pid) and its backends; a
+         * backend that ended meanwhile is no error.
+         */
+        synchronized void signal(String signal) throws IOException {
+            long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
+            List<String> backends = ProcessHandle.of(postmaster).orElseThrow().descendants()
+                    .map(backend -> String.valueOf(backend.pid())).toList();
+            if (kill(signal, List.of(String.valueOf(postmaster))) != 0) {
+                throw new IllegalStateException("Could not send SIG" + signal + " to PostgreSQL (pid " + postmaster + ")");
+            }
+            if (!backends.isEmpty()) {
+                kill(signal, backends);
+            }
+        }
+
+        private static int kill(String signal, List<String> pids) throws IOException {
+            List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+            command.addAll(pids);
+            try {
+                Process kill = new ProcessBuilder(command).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (!kill.waitFor(30, TimeUnit.SECONDS)) {
+                    kill.destroyForcibly();
+                    throw new IllegalStateException("kill did not finish within 30 s: " + command);
+                }
+                return kill.exitValue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while running " + command, e);
+            }
+        }
+
         @Override
         public void close() throws IOException {
             try {
+                if (!stopped) {
+                    signal("CONT"); // a test that failed while the server was paused must not leave it frozen
+                }
                 stop();
             } finally {
                 try (Stream<Path> files = Files.walk(home)) {

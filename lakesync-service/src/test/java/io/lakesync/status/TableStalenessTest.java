@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
@@ -45,12 +47,7 @@ class TableStalenessTest {
         observer.tables.put(LAGGING, new ConnectException("Connection refused: /127.0.0.1:41234"));
         tracker.refresh();
 
-        TableStatus idle = tracker.table(IDLE).orElseThrow();
-        assertThat(idle.state()).as("never UP_TO_DATE without an observation").isEqualTo(TableState.UNKNOWN);
-        assertThat(idle.stale()).isTrue();
-        assertThat(idle.observedAt()).isEqualTo(T0);
-        assertThat(idle.reason()).isEqualTo("Cannot observe the table since 19:09:46 UTC: Connection refused: "
-                + "/127.0.0.1:41234 Last observed 19:09:41 UTC.");
+        TableStatus idle = assertUnknownSinceSecondRefresh(IDLE, "Connection refused: /127.0.0.1:41234");
         assertThat(idle.lakeSnapshotId()).as("last known figures kept").isEqualTo(4L);
         TableStatus lagging = tracker.table(LAGGING).orElseThrow();
         assertThat(lagging.state()).as("kept within the limit").isEqualTo(TableState.LAGGING);
@@ -124,17 +121,117 @@ class TableStalenessTest {
     }
 
     @Test
-    void theLakeNotAnsweringDegradesTheStatusButKeepsFlussFigures() {
+    void whenTheLakeDoesNotAnswerATableIsUnknownAndStaleAsWhenFlussDoesNot() {
         observer.tables.put(IDLE, null);
+        tracker.refresh();
         observer.lakeFailure = new IllegalStateException("warehouse unavailable");
+        clock.advance(INTERVAL);
+        tracker.refresh();
+
+        assertUnknownSinceSecondRefresh(IDLE, "the lake does not answer: warehouse unavailable");
+        assertThat(tracker.problems()).containsExactly(
+                "Cannot reach the lake since 2026-11-30T19:09:46Z: warehouse unavailable", "1 table(s) UNKNOWN: fluss.idle");
+
+        observer.lakeFailure = null;
+        clock.advance(INTERVAL);
         tracker.refresh();
         assertThat(state(IDLE)).isEqualTo(TableState.UP_TO_DATE);
-        assertThat(tracker.problems()).singleElement().asString()
-                .isEqualTo("Cannot reach the lake since 2026-11-30T19:09:41Z: warehouse unavailable");
+        assertThat(tracker.problems()).isEmpty();
+    }
+
+    @Test
+    void whenTheStateDatabaseDoesNotAnswerFlussAndTheLakeAreStillObservedWithTheSwitchAsLastRead() {
+        UnreachableState state = new UnreachableState();
+        try (TableStatusTracker tracker = new TableStatusTracker(observer, state, 1, clock, state::serviceEnabled, 100,
+                Duration.ofSeconds(1), INTERVAL.multipliedBy(3))) {
+            observer.tables.put(IDLE, null);
+            observer.tables.put(LAGGING, null);
+            tracker.refresh();
+            state.down = true;
+            clock.advance(INTERVAL);
+            observer.observed.clear();
+            tracker.refresh();
+
+            assertThat(observer.observed).as("observed all the same").containsExactlyInAnyOrder(IDLE, LAGGING);
+            TableStatus idle = tracker.table(IDLE).orElseThrow();
+            assertThat(idle.stale()).isFalse();
+            assertThat(idle.observedAt()).isEqualTo(T0.plus(INTERVAL));
+            assertThat(idle.state()).isEqualTo(TableState.UP_TO_DATE);
+            String unreachable = "State database unreachable since 2026-11-30T19:09:46Z: connection refused (showing the "
+                    + "service switch as last read, on, and the activity this instance knows)";
+            assertThat(idle.reason()).isEqualTo("Everything in Fluss is in the lake. " + unreachable);
+            assertThat(tracker.problems()).containsExactly(unreachable);
+
+            state.down = false;
+            clock.advance(INTERVAL);
+            tracker.refresh();
+            assertThat(tracker.table(IDLE).orElseThrow().reason()).isEqualTo("Everything in Fluss is in the lake.");
+            assertThat(tracker.problems()).isEmpty();
+        }
+    }
+
+    /**
+     * Asserts that {@code path}, observed at the first refresh and not at the second, is UNKNOWN (never UP_TO_DATE
+     * without an observation) with its figures of the first marked stale, and {@code error} as the reason.
+     */
+    private TableStatus assertUnknownSinceSecondRefresh(TablePath path, String error) {
+        TableStatus status = tracker.table(path).orElseThrow();
+        assertThat(status.state()).isEqualTo(TableState.UNKNOWN);
+        assertThat(status.stale()).isTrue();
+        assertThat(status.observedAt()).isEqualTo(T0);
+        assertThat(status.reason())
+                .isEqualTo("Cannot observe the table since 19:09:46 UTC: " + error + " Last observed 19:09:41 UTC.");
+        return status;
     }
 
     private TableState state(TablePath path) {
         return tracker.table(path).orElseThrow().state();
+    }
+
+    /** A board and service switch in the state database, which stops answering while {@link #down}. */
+    private static final class UnreachableState implements ActivityBoard {
+        private final ActivityBoard board = ActivityBoard.inMemory("local");
+        volatile boolean down;
+
+        boolean serviceEnabled() {
+            answer();
+            return true;
+        }
+
+        private void answer() {
+            if (down) {
+                throw new IllegalStateException("connection refused");
+            }
+        }
+
+        @Override
+        public String self() {
+            return board.self();
+        }
+
+        @Override
+        public Optional<EngineActivity> get(String table) {
+            answer();
+            return board.get(table);
+        }
+
+        @Override
+        public boolean apply(String batchKey, Map<String, ActivityChange> changes) {
+            answer();
+            return board.apply(batchKey, changes);
+        }
+
+        @Override
+        public Map<String, EngineActivity> all() {
+            answer();
+            return board.all();
+        }
+
+        @Override
+        public void forget(Set<String> dropped, Instant listedAt) {
+            answer();
+            board.forget(dropped, listedAt);
+        }
     }
 
     /** Observes the scripted tables: null means fine (the idle one up to date, the lagging one lagging). */

@@ -145,6 +145,7 @@ class UsageMeterTest {
     }
 
     private static RoundUsage round(Instant endedAt, long cpuNanos, long rows) {
-        return new RoundUsage(ORDERS, endedAt, Duration.ofSeconds(1), cpuNanos, 0, 0, rows, rows * 10);
+        // Rounds longer than their CPU time, so their CU-seconds are their CPU seconds (see ComputeUnit).
+        return new RoundUsage(ORDERS, endedAt, Duration.ofSeconds(10), cpuNanos, 0, 0, rows, rows * 10);
     }
 }

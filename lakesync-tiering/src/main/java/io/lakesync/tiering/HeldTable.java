@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *                  │         └─── blocked, or N identical bad records ─────────────► BLOCKED
  *                  └─────────────────────────────────────── recheck interval ───────────┘
  *
- *   HELD, any wait ── no CU free under the quotas ──► QUOTA_WAIT ── admitted ──► ROUND_RUNNING
+ *   HELD, any wait ── no CU free under the quotas, ──► QUOTA_WAIT ── admitted ──► ROUND_RUNNING
+ *                     or the shared claim on its way
  *   ROUND_RUNNING ── success, not kept ─────────────────────────────► RELEASED (reported finished)
  *   CONTINUOUS_WAIT ── a heartbeat since the round got another table ► RELEASED (reported finished)
  *   ROUND_RUNNING ── table lost, taken back or shutting down ───────► RELEASED (reported failed)
@@ -127,6 +128,7 @@ final class HeldTable {
     /** The single path by which an attempt starts, at once or when its wait is over: first it asks for a CU. */
     private void runNow() {
         QuotaAdmission.Ticket claim;
+        String heldBack;
         synchronized (this) {
             if (state == State.RELEASED) {
                 return;
@@ -139,15 +141,29 @@ final class HeldTable {
                 lastRound = engine.otherTablesWaiting() && engine.tableRequests() > tableRequestsAtWait;
             }
             pendingAttempt = null;
-            claim = engine.admission().request(assignment.tablePath(), this::admittedLater);
+            claim = engine.admission().request(assignment.tablePath(), this::admittedLater, this::heldBackLater);
             ticket = claim;
             state = claim.admitted() ? State.ROUND_RUNNING : State.QUOTA_WAIT;
+            heldBack = claim.heldBackReason();
         }
         if (claim.admitted()) {
             startRound();
-        } else {
-            engine.listener().roundHeldBack(assignment, claim.heldBackReason());
+        } else if (heldBack != null) {
+            engine.listener().roundHeldBack(assignment, heldBack);
         }
+    }
+
+    /**
+     * The claim of the waiting attempt was refused after the request returned (the shared ledger answers on a
+     * thread of its own): the listener hears why the round waits.
+     */
+    private void heldBackLater(String reason) {
+        synchronized (this) {
+            if (state != State.QUOTA_WAIT) {
+                return;
+            }
+        }
+        engine.listener().roundHeldBack(assignment, reason);
     }
 
     /**

@@ -73,8 +73,9 @@ public interface TieringListener {
     default void maintained(MaintenanceReport report) {}
 
     /**
-     * A round of the table waits for a compute unit: its database's or the cluster's quota is used up
-     * ({@code reason} says which). {@link #roundStarted} follows once it is admitted.
+     * A round of the table waits for a compute unit: its database's or the cluster's quota is used up, or this
+     * instance's fair share of it while the shared state does not answer ({@code reason} says which). Told on the
+     * thread that decided, which may be the admission's own. {@link #roundStarted} follows once it is admitted.
      */
     default void roundHeldBack(TableAssignment assignment, String reason) {}
 

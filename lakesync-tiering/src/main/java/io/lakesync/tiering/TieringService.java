@@ -5,6 +5,8 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.folder.FolderLock;
 import io.lakesync.folder.Folders;
 import io.lakesync.tiering.capacity.CapacityQuotas;
+import io.lakesync.tiering.capacity.ClaimLedger;
+import io.lakesync.tiering.capacity.LocalClaimLedger;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundMeter;
 import io.lakesync.tiering.connection.ReconnectingConnection;
@@ -73,6 +75,7 @@ public final class TieringService implements AutoCloseable {
     private final Clock clock;
     private final EngineSettings settings;
     private final CapacityQuotas quotas;
+    private final ClaimLedger claims;
     private final int bucketParallelism;
     private final boolean columnarRead;
     private final boolean columnarWrite;
@@ -89,6 +92,7 @@ public final class TieringService implements AutoCloseable {
     private LakeTables lakeTables;
     private ExecutorService readerThreads;
     private TieringEngine engine;
+    private QuotaAdmission admission;
     private MaintenanceDuty maintenance;
     private Thread assigner;
 
@@ -97,7 +101,14 @@ public final class TieringService implements AutoCloseable {
     }
 
     public TieringService(LakeSyncConfig config, TieringListener listener, RoundHooks hooks, Clock clock) {
+        this(config, listener, hooks, clock, new LocalClaimLedger());
+    }
+
+    /** An engine whose rounds claim their CUs in {@code claims}, which other instances may share. */
+    public TieringService(
+            LakeSyncConfig config, TieringListener listener, RoundHooks hooks, Clock clock, ClaimLedger claims) {
         this.config = config;
+        this.claims = claims;
         this.listener = listener;
         this.hooks = hooks;
         this.clock = clock;
@@ -153,6 +164,7 @@ public final class TieringService implements AutoCloseable {
                     ioTmpDir,
                     Executors.newFixedThreadPool(maintenanceThreads(config), ExecutorScheduler.named("lakesync-maintenance")),
                     clock);
+            admission = new QuotaAdmission(quotas, claims, config.get(LakeSyncOptions.QUOTA_CLAIM_RETRY_INTERVAL));
             RoundRunner rounds =
                     (assignment, control) -> new TableRound(assignment, roundEnvironment(ioTmpDir), control).run();
             engine = new TieringEngine(
@@ -163,7 +175,7 @@ public final class TieringService implements AutoCloseable {
                     new InFlightJournal(workDir.resolve("in-flight")),
                     maintenance.around(listener),
                     settings,
-                    new QuotaAdmission(quotas),
+                    admission,
                     clock);
             if (warmUp) {
                 warmUpWritePath(new WriteWarmUp(
@@ -301,6 +313,9 @@ public final class TieringService implements AutoCloseable {
 
     private void closeResources() throws Exception {
         try {
+            if (admission != null) {
+                admission.close();
+            }
             if (maintenance != null) {
                 maintenance.close();
             }
@@ -314,6 +329,7 @@ public final class TieringService implements AutoCloseable {
                 connection.close();
             }
         } finally {
+            admission = null;
             maintenance = null;
             readerThreads = null;
             lakeTables = null;

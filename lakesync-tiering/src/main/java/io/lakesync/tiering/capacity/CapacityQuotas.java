@@ -4,11 +4,14 @@ import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import javax.annotation.Nullable;
 
 /**
  * How many compute units the rounds of the cluster, and of each database with a quota of its own, may use at
- * the same time. A running round occupies one CU (one round thread with its share of memory; see the README's
- * compute unit); a table waiting or blocked between rounds occupies none.
+ * the same time, counted over every instance sharing the state (see {@link ClaimLedger}). A running round
+ * occupies one CU, which the usage meter counts as at most one CU-hour per hour of the round (see
+ * {@link ComputeUnit}); a table waiting or blocked between rounds occupies none.
  *
  * @param clusterCu the cap on all rounds together ({@code quota.cluster-cu})
  * @param databaseCu caps of single databases ({@code quota.database-cu}); databases not named have none
@@ -32,6 +35,39 @@ public record CapacityQuotas(int clusterCu, Map<String, Integer> databaseCu) {
                     + "' must be at least 1 CU, but is " + cluster + ".");
         }
         return new CapacityQuotas(cluster, parseDatabaseQuotas(config.get(LakeSyncOptions.QUOTA_DATABASE_CU)));
+    }
+
+    /**
+     * Why a round of a table in {@code database} may not start while {@code clusterInUse} CUs of the cluster and
+     * {@code databaseInUse} of the database are in use, or null if it may: the cluster's quota is checked first.
+     */
+    @Nullable
+    public ClaimLedger.Refused refusal(String database, int clusterInUse, int databaseInUse) {
+        if (clusterInUse >= clusterCu) {
+            return new ClaimLedger.Refused(false, "Held back by the cluster quota: " + clusterInUse + " of " + clusterCu
+                    + " CUs in use (" + LakeSyncOptions.QUOTA_CLUSTER_CU.key() + "); the round starts when one frees.");
+        }
+        Integer databaseQuota = databaseCu.get(database);
+        if (databaseQuota != null && databaseInUse >= databaseQuota) {
+            return new ClaimLedger.Refused(true, "Held back by the quota of database '" + database + "': "
+                    + databaseInUse + " of " + databaseQuota + " CUs in use (" + LakeSyncOptions.QUOTA_DATABASE_CU.key()
+                    + "); its tables take turns.");
+        }
+        return null;
+    }
+
+    /**
+     * One instance's fair share of these quotas among {@code instances}: each quota divided by them, rounded
+     * down, at least 1 CU.
+     */
+    public CapacityQuotas fairShare(int instances) {
+        int among = Math.max(1, instances);
+        return new CapacityQuotas(share(clusterCu, among), databaseCu.entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> share(e.getValue(), among))));
+    }
+
+    private static int share(int quota, int instances) {
+        return Math.max(1, quota / instances);
     }
 
     static Map<String, Integer> parseDatabaseQuotas(String value) {

@@ -34,10 +34,10 @@ public record RoundUsage(
     }
 
     /**
-     * The compute units used, in CU-seconds: a CU is one core with {@value ComputeUnit#GIB_PER_CU} GiB, so a
-     * round uses its CPU seconds, or more when it held more memory than those CPU seconds come with.
+     * The compute units used, in CU-seconds ({@link ComputeUnit}): its CPU seconds, or more when it held more
+     * memory than those CPU seconds come with, and at most its wall time, the one CU it held meanwhile.
      */
     public double cuSeconds() {
-        return ComputeUnit.cuSeconds(cpuSeconds(), memoryGibSeconds());
+        return ComputeUnit.cuSeconds(cpuSeconds(), memoryGibSeconds(), wallTime.toNanos() / 1e9);
     }
 }

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.capacity;
 
+import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 
@@ -20,14 +25,21 @@ class QuotaAdmissionTest {
     private static final TablePath SALES_1 = TablePath.of("sales", "t1");
     private static final TablePath SALES_2 = TablePath.of("sales", "t2");
     private static final TablePath LOGS_1 = TablePath.of("logs", "t1");
+    private static final TablePath LOGS_2 = TablePath.of("logs", "t2");
+    /** An admission whose ledger answers at once tells a reason only to the request that gets it. */
+    private static final Consumer<String> NOT_TOLD = reason -> {
+        throw new AssertionError("told of a reason after the request: " + reason);
+    };
+    private static final Duration RETRY = Duration.ofMillis(20);
+    private static final Duration WAIT = Duration.ofSeconds(10);
 
     @Test
     void databaseQuotaHoldsItsTablesBackWithTheReasonWhileOthersRun() {
         QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(10, Map.of("sales", 1)));
         List<TablePath> admittedLater = new ArrayList<>();
-        QuotaAdmission.Ticket first = admission.request(SALES_1, () -> admittedLater.add(SALES_1));
-        QuotaAdmission.Ticket second = admission.request(SALES_2, () -> admittedLater.add(SALES_2));
-        QuotaAdmission.Ticket other = admission.request(LOGS_1, () -> admittedLater.add(LOGS_1));
+        QuotaAdmission.Ticket first = admission.request(SALES_1, () -> admittedLater.add(SALES_1), NOT_TOLD);
+        QuotaAdmission.Ticket second = admission.request(SALES_2, () -> admittedLater.add(SALES_2), NOT_TOLD);
+        QuotaAdmission.Ticket other = admission.request(LOGS_1, () -> admittedLater.add(LOGS_1), NOT_TOLD);
 
         assertThat(first.admitted()).isTrue();
         assertThat(second.admitted()).isFalse();
@@ -48,9 +60,9 @@ class QuotaAdmissionTest {
     void clusterQuotaIsNamedAndAWaiterThatLeavesGetsNothing() {
         QuotaAdmission admission = new QuotaAdmission(new CapacityQuotas(1, Map.of()));
         List<TablePath> admittedLater = new ArrayList<>();
-        QuotaAdmission.Ticket running = admission.request(SALES_1, () -> admittedLater.add(SALES_1));
-        QuotaAdmission.Ticket leaving = admission.request(SALES_2, () -> admittedLater.add(SALES_2));
-        QuotaAdmission.Ticket staying = admission.request(LOGS_1, () -> admittedLater.add(LOGS_1));
+        QuotaAdmission.Ticket running = admission.request(SALES_1, () -> admittedLater.add(SALES_1), NOT_TOLD);
+        QuotaAdmission.Ticket leaving = admission.request(SALES_2, () -> admittedLater.add(SALES_2), NOT_TOLD);
+        QuotaAdmission.Ticket staying = admission.request(LOGS_1, () -> admittedLater.add(LOGS_1), NOT_TOLD);
         assertThat(leaving.heldBackReason())
                 .isEqualTo("Held back by the cluster quota: 1 of 1 CUs in use (quota.cluster-cu); the round starts "
                         + "when one frees.");
@@ -95,7 +107,7 @@ class QuotaAdmissionTest {
                     ends.add(new RoundEnd(now[0].plus(length), table, ticket));
                 };
                 waitingSince.put(table, now[0]);
-                ticket[0] = admission.request(TablePath.of("sales", "t" + table), run);
+                ticket[0] = admission.request(TablePath.of("sales", "t" + table), run, NOT_TOLD);
                 if (ticket[0].admitted()) {
                     run.run();
                 }
@@ -120,6 +132,91 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void aSharedLedgerIsAskedOffTheCallersThreadAndCusOtherInstancesFreeAreSeenOnRetry() throws Exception {
+        CapacityQuotas quotas = new CapacityQuotas(1, Map.of());
+        SharedLedger ledger = new SharedLedger();
+        long otherInstances = ((ClaimLedger.Granted) ledger.claim(LOGS_1, quotas)).claimId();
+        try (Line line = new Line(new QuotaAdmission(quotas, ledger, RETRY))) {
+            QuotaAdmission.Ticket waiting = line.request(SALES_1);
+            QuotaAdmission.Ticket givenBack = line.request(SALES_2);
+            assertThat(waiting.admitted()).as("a shared claim never answers on the requesting thread").isFalse();
+
+            eventually(WAIT, () -> assertThat(line.heldBack).containsExactly(
+                    "sales.t1: Held back by the cluster quota: 1 of 1 CUs in use (quota.cluster-cu); the round starts "
+                            + "when one frees.",
+                    "sales.t2: Held back by the cluster quota: 1 of 1 CUs in use (quota.cluster-cu); the round starts "
+                            + "when one frees."));
+            givenBack.close();
+            ledger.release(otherInstances);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(SALES_1));
+            assertThat(ledger.claimed()).as("the admitted round's claim, and nothing for the table given back")
+                    .isEqualTo(1);
+
+            waiting.close();
+            eventually(WAIT, () -> assertThat(ledger.claimed()).as("released when the round ends").isZero());
+            assertThat(line.admission.runningCu()).isZero();
+        }
+    }
+
+    @Test
+    void whileTheLedgerIsUnreachableAnInstanceRunsItsFairShareAndReleasesOnceItAnswers() throws Exception {
+        // Two live instances share 4 CUs, 2 of them for sales: each one's fair share is 2, 1 for sales.
+        CapacityQuotas quotas = new CapacityQuotas(4, Map.of("sales", 2));
+        SharedLedger ledger = new SharedLedger();
+        ledger.live = 2;
+        try (Line line = new Line(new QuotaAdmission(quotas, ledger, RETRY))) {
+            QuotaAdmission.Ticket claimed = line.request(LOGS_1);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(LOGS_1));
+
+            ledger.reachable = false;
+            claimed.close();
+            QuotaAdmission.Ticket salesFirst = line.request(SALES_1);
+            line.request(SALES_2);
+            line.request(LOGS_2);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(LOGS_1, SALES_1, LOGS_2));
+            eventually(WAIT, () -> assertThat(line.heldBack).singleElement().asString()
+                    .startsWith("sales.t2: The shared state does not answer, so this instance runs its fair share of "
+                            + "each quota (divided by 2 live instance(s)). Held back by the quota of database "
+                            + "'sales': 1 of 1 CUs in use (quota.database-cu)"));
+            assertThat(line.admission.runningCu()).isEqualTo(2);
+            assertThat(ledger.claimed()).as("the ended round's claim waits for the ledger").isEqualTo(1);
+
+            ledger.reachable = true;
+            eventually(WAIT, () -> assertThat(line.admitted).as("claimed in the ledger again").contains(SALES_2));
+            assertThat(ledger.claimed()).as("the ended round's claim freed; the fair-share rounds claimed theirs "
+                    + "before sales.t2 claimed its own").isEqualTo(3);
+            salesFirst.close();
+            eventually(WAIT, () -> assertThat(ledger.claimed()).isEqualTo(2));
+        }
+    }
+
+    @Test
+    void roundsStartedOnTheFairShareClaimTheirCusBeforeAnyNewRoundStarts() throws Exception {
+        CapacityQuotas quotas = new CapacityQuotas(2, Map.of());
+        SharedLedger ledger = new SharedLedger();
+        ledger.live = 2;
+        try (Line line = new Line(new QuotaAdmission(quotas, ledger, RETRY))) {
+            ledger.reachable = false;
+            line.request(SALES_1);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(SALES_1));
+            // Meanwhile the other instance, which still reaches the ledger, claims the whole quota.
+            long first = ((ClaimLedger.Granted) ledger.claims.claim(LOGS_1, quotas)).claimId();
+            long second = ((ClaimLedger.Granted) ledger.claims.claim(LOGS_2, quotas)).claimId();
+            QuotaAdmission.Ticket next = line.request(SALES_2);
+
+            ledger.reachable = true;
+            eventually(WAIT, () -> assertThat(next.heldBackReason()).isEqualTo("Held back until the rounds this "
+                    + "instance started on its fair share, while the shared state did not answer, have claimed their "
+                    + "CUs in it or ended."));
+            ledger.claims.release(first);
+            eventually(WAIT, () -> assertThat(next.heldBackReason()).as("sales.t1 claimed the CU that freed")
+                    .startsWith("Held back by the cluster quota: 2 of 2 CUs in use"));
+            ledger.claims.release(second);
+            eventually(WAIT, () -> assertThat(line.admitted).containsExactly(SALES_1, SALES_2));
+        }
+    }
+
+    @Test
     void badDatabaseQuotaNamesTheOptionAndTheEntry() {
         assertThatThrownBy(() -> CapacityQuotas.of(LakeSyncConfig.fromMap(Map.of("quota.database-cu", "sales:8,logs"), "test")))
                 .hasMessage("Config key 'quota.database-cu' has the entry 'logs'; each entry must be database:CUs "
@@ -133,4 +230,69 @@ class QuotaAdmissionTest {
     }
 
     private record RoundEnd(Instant at, int table, QuotaAdmission.Ticket[] ticket) {}
+
+    /** A ledger shared with other instances, in memory, that can be cut off; it answers like the database's. */
+    private static final class SharedLedger implements ClaimLedger {
+        private final LocalClaimLedger claims = new LocalClaimLedger();
+        private final Set<Long> held = ConcurrentHashMap.newKeySet();
+        volatile boolean reachable = true;
+        volatile int live = 1;
+
+        @Override
+        public Answer claim(TablePath table, CapacityQuotas quotas) throws Unreachable {
+            checkReachable();
+            Answer answer = claims.claim(table, quotas);
+            if (answer instanceof Granted granted) {
+                held.add(granted.claimId());
+            }
+            return answer;
+        }
+
+        @Override
+        public void release(long claimId) throws Unreachable {
+            checkReachable();
+            claims.release(claimId);
+            held.remove(claimId);
+        }
+
+        int claimed() {
+            return held.size();
+        }
+
+        private void checkReachable() throws Unreachable {
+            if (!reachable) {
+                throw new Unreachable("cut off", null);
+            }
+        }
+
+        @Override
+        public int liveInstances() {
+            return live;
+        }
+
+        @Override
+        public boolean answersAtOnce() {
+            return false;
+        }
+    }
+
+    /** The tables of one instance asking an admission, and what it told them. */
+    private static final class Line implements AutoCloseable {
+        final QuotaAdmission admission;
+        final List<TablePath> admitted = new CopyOnWriteArrayList<>();
+        final List<String> heldBack = new CopyOnWriteArrayList<>();
+
+        Line(QuotaAdmission admission) {
+            this.admission = admission;
+        }
+
+        QuotaAdmission.Ticket request(TablePath table) {
+            return admission.request(table, () -> admitted.add(table), reason -> heldBack.add(table + ": " + reason));
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            admission.close();
+        }
+    }
 }
