@@ -226,11 +226,27 @@ public final class LakeSyncOptions {
                             "Local stack: Fluss coordinator port on 127.0.0.1, the bootstrap address "
                                     + "clients use; 0 picks a free port.");
 
+    /** The most tablet servers {@link #LOCAL_TABLET_SERVERS} takes: each costs the one JVM threads and memory. */
+    public static final int LOCAL_MAX_TABLET_SERVERS = 9;
+
+    public static final ConfigOption<Integer> LOCAL_TABLET_SERVERS =
+            key("local.tablet-servers")
+                    .intType()
+                    .defaultValue(1)
+                    .withDescription(
+                            "Local stack: how many Fluss tablet servers it runs (1 to "
+                                    + LOCAL_MAX_TABLET_SERVERS + "), each with its own data folder "
+                                    + "data.dir/tablet-server-<i>. Tables get as many replicas as there are tablet "
+                                    + "servers, at most 3 (Fluss 'default.replication.factor'), so with 3 a "
+                                    + "stopped tablet server's buckets fail over to another leader.");
+
     public static final ConfigOption<Integer> LOCAL_TABLET_SERVER_PORT =
             key("local.tablet-server.port")
                     .intType()
                     .defaultValue(0)
-                    .withDescription("Local stack: Fluss tablet server port on 127.0.0.1; 0 picks a free port.");
+                    .withDescription(
+                            "Local stack: Fluss tablet server port on 127.0.0.1; 0 picks a free port. With "
+                                    + "local.tablet-servers > 1, tablet server i listens on this port + i.");
 
     public static final ConfigOption<String> LOCAL_LAKE =
             key("local.lake")
@@ -556,6 +572,11 @@ public final class LakeSyncOptions {
         }
         if (option == STATUS_REFRESH_PARALLELISM && value instanceof Integer count && count < 1) {
             return "at least one table must be observed at a time";
+        }
+        if (option == LOCAL_TABLET_SERVERS && value instanceof Integer count
+                && (count < 1 || count > LOCAL_MAX_TABLET_SERVERS)) {
+            return "the local stack runs 1 to " + LOCAL_MAX_TABLET_SERVERS
+                    + " tablet servers in its one JVM; use 3 to have leaders fail over";
         }
         return null;
     }

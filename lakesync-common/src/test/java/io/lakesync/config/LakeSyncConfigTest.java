@@ -151,6 +151,19 @@ class LakeSyncConfigTest {
     }
 
     @Test
+    void aTabletServerCountOutsideOneToNineIsRefusedOnOneLineNamingTheKeyAndTheFix() {
+        for (String count : List.of("0", "-1", "10")) {
+            assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("local.tablet-servers", count), "test"))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("Invalid value '" + count + "' for config key 'local.tablet-servers' in test: the "
+                            + "local stack runs 1 to 9 tablet servers in its one JVM; use 3 to have leaders fail "
+                            + "over. Default: 1.");
+        }
+        assertThat(LakeSyncConfig.fromMap(Map.of("local.tablet-servers", "3"), "test")
+                .get(LakeSyncOptions.LOCAL_TABLET_SERVERS)).isEqualTo(3);
+    }
+
+    @Test
     void stateTimeoutsInPartsOfASecondAreRefusedNamingTheKey() {
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("state.query-timeout", "1500ms"), "test"))
                 .isInstanceOf(ConfigException.class)

@@ -18,7 +18,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.apache.fluss.config.ConfigOptions;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code lakesync local}: the whole stack in this process on 127.0.0.1 (ZooKeeper, a Fluss coordinator and
- * tablet server, a Paimon warehouse, the lakesync service), all kept in one data folder so the next start
+ * tablet servers, a Paimon warehouse, the lakesync service), all kept in one data folder so the next start
  * resumes every table and row. Runs until Ctrl-C or SIGTERM, then stops the service, then the cluster.
  */
 @Command(
@@ -45,13 +46,6 @@ final class LocalCommand implements Callable<Integer> {
     /** The service's stop bound, plus the Fluss servers and ZooKeeper stopping after it. */
     private static final Duration STOP_BOUND = ServeCommand.STOP_BOUND.multipliedBy(2);
 
-    /**
-     * With its only tablet server stopping, Fluss cannot move bucket leadership anywhere: skip the controlled
-     * shutdown's retries (3 s of failed leader elections logged as errors) and stop at once.
-     */
-    private static final Map<String, String> FLUSS_SERVER_OPTIONS =
-            Map.of(ConfigOptions.TABLET_SERVER_CONTROLLED_SHUTDOWN_MAX_RETRIES.key(), "0");
-
     @Spec private CommandSpec spec;
 
     @Mixin private ConfigSource source;
@@ -61,6 +55,13 @@ final class LocalCommand implements Callable<Integer> {
             paramLabel = "N",
             description = "Sets local.coordinator.port, the Fluss bootstrap port (0: any free).")
     private Integer flussPort;
+
+    @Option(
+            names = "--tablet-servers",
+            paramLabel = "N",
+            description = "Sets local.tablet-servers: how many Fluss tablet servers the stack runs (1 to 9; with 3, "
+                    + "every bucket has 3 replicas and a stopped server's leaders fail over).")
+    private Integer tabletServers;
 
     @Option(
             names = "--lake",
@@ -87,6 +88,9 @@ final class LocalCommand implements Callable<Integer> {
         }
         if (lake != null) {
             flags.put(LakeSyncOptions.LOCAL_LAKE.key(), lake);
+        }
+        if (tabletServers != null) {
+            flags.put(LakeSyncOptions.LOCAL_TABLET_SERVERS.key(), String.valueOf(tabletServers));
         }
         return withoutWarmUpUnlessSet(source.load(flags));
     }
@@ -125,10 +129,13 @@ final class LocalCommand implements Callable<Integer> {
         Path logFile = LogFile.attach(dataDir);
         StopSignal stop = StopSignal.install(STOP_BOUND);
         LOG.info("Starting the local stack in {}", dataDir);
-        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, FLUSS_SERVER_OPTIONS);
+        try (LocalFlussCluster cluster = LocalFlussCluster.start(config, Map.of());
                 LakeSyncServer server = LakeSyncServer.start(cluster.serviceConfig(config))) {
             Map<String, String> rows = new LinkedHashMap<>();
             rows.put("Fluss bootstrap servers", cluster.bootstrapServers());
+            rows.put("Fluss tablet servers", IntStream.range(0, cluster.tabletServerCount())
+                    .mapToObj(index -> "127.0.0.1:" + cluster.tabletServerPort(index))
+                    .collect(Collectors.joining(", ")));
             rows.put("ZooKeeper", "embedded, data in " + cluster.dataDir().resolve("zookeeper"));
             String s3Endpoint = cluster.lakeCatalogOptions().get("s3.endpoint");
             rows.put("Paimon warehouse", cluster.warehouseLocation() + (s3Endpoint == null ? ""

@@ -109,6 +109,10 @@ class LakeSyncCliTest {
         assertThat(withFlags.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(3331);
         assertThat(withFlags.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT)).isEqualTo(3332);
         assertThat(withFlags.get(LakeSyncOptions.DATA_DIR)).isEqualTo("/from/flag");
+
+        assertThat(localConfig("--set", "local.tablet-servers=2").get(LakeSyncOptions.LOCAL_TABLET_SERVERS)).isEqualTo(2);
+        assertThat(localConfig("--set", "local.tablet-servers=2", "--tablet-servers", "3")
+                .get(LakeSyncOptions.LOCAL_TABLET_SERVERS)).isEqualTo(3);
     }
 
     @Test

@@ -13,23 +13,29 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
-import org.apache.fluss.cluster.ServerNode;
-import org.apache.fluss.cluster.ServerType;
+import org.apache.fluss.cluster.TabletServerInfo;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.rpc.RpcServer;
 import org.apache.fluss.server.ServerBase;
+import org.apache.fluss.server.metadata.ServerMetadataCache;
+import org.apache.fluss.server.replica.Replica;
 import org.apache.fluss.server.replica.ReplicaManager;
 import org.apache.fluss.server.coordinator.CoordinatorServer;
 import org.apache.fluss.server.tablet.TabletServer;
@@ -37,8 +43,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The embedded local stack: a ZooKeeper, a Fluss coordinator and one tablet server bound to 127.0.0.1, with a
- * Paimon filesystem warehouse, all under one data folder so a second start resumes every table and row.
+ * The embedded local stack: a ZooKeeper, a Fluss coordinator and {@code local.tablet-servers} tablet servers (one
+ * by default) bound to 127.0.0.1, with a Paimon filesystem warehouse, all under one data folder so a second start
+ * resumes every table and row.
  *
  * <p>The lake catalog is a filesystem catalog on {@code data.dir/warehouse} unless the configuration's
  * {@code datalake.paimon.*} options say otherwise (for example a JDBC catalog, {@code metastore = jdbc}); the
@@ -47,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  * data.dir/
  *   zookeeper/        ZooKeeper snapshots and logs (Fluss metadata, lake offsets)
- *   tablet-server-0/  Fluss log segments and KV stores
+ *   tablet-server-0/  Fluss log segments and KV stores of tablet server 0 (tablet-server-1/ ... with more)
  *   remote/           Fluss remote data: KV snapshots, tiered log, lake offsets files
  *   warehouse/        the Paimon warehouse (the lake)
  *   s3/               with local.lake = s3 instead: the S3 server's objects, the lake at s3://lake/warehouse
@@ -56,6 +63,10 @@ import org.slf4j.LoggerFactory;
  *
  * Keeping the ports matters: Fluss clients (a lakesync service, writers) cache the servers' addresses, so a
  * restarted stack on the same ports lets them carry on.
+ *
+ * <p>Faults, for tests and the fault campaign: {@link #stopTabletServer} and {@link #startTabletServer} stop and
+ * start one tablet server on its data folder and port (with 3 of them, its buckets' leadership fails over), and
+ * {@link #restartCoordinator} restarts the coordinator on its port.
  */
 public final class LocalFlussCluster implements AutoCloseable {
 
@@ -64,14 +75,33 @@ public final class LocalFlussCluster implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final String S3_BUCKET = "lake";
+    /** Replicas per bucket beyond 3 only cost the one machine disk and fetches; Fluss's own default caps there too. */
+    private static final int MAX_REPLICATION_FACTOR = 3;
 
     private final Path dataDir;
     private final Map<String, String> lakeCatalogOptions;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final List<TabletServerSlot> tabletServers = new ArrayList<>();
     private TestingServer zookeeper;
+    /** What every Fluss server of the stack is started with; each adds its listener (and id, data folder). */
+    private Configuration serverCommon;
+    private int boundCoordinatorPort;
     private CoordinatorServer coordinator;
-    private TabletServer tabletServer;
     private String bootstrapServers;
+
+    /** A tablet server of the stack: its port (0 until first bound) and, while it runs, the server. */
+    private static final class TabletServerSlot {
+        // Volatile: read without the cluster's lock, which close() holds while its stops log their ports.
+        volatile int port;
+        volatile TabletServer running;
+
+        TabletServerSlot(int port) {
+            this.port = port;
+        }
+    }
+
+    /** The ports to bind, 0 meaning any free one. */
+    private record Ports(int zookeeper, int coordinator, List<Integer> tabletServers) {}
 
     private LocalFlussCluster(Path dataDir, Map<String, String> lakeCatalogOptions) {
         this.dataDir = dataDir;
@@ -102,25 +132,21 @@ public final class LocalFlussCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the stack described by {@code config} ({@code data.dir} and the {@code local.*} ports), with
-     * {@code serverOverrides} applied to both Fluss servers' configuration (tests use it for short intervals).
+     * Starts the stack described by {@code config} ({@code data.dir}, {@code local.tablet-servers} and the
+     * {@code local.*} ports), with {@code serverOverrides} applied to every Fluss server's configuration (tests
+     * use it for short intervals).
      */
     public static LocalFlussCluster start(LakeSyncConfig config, Map<String, String> serverOverrides)
             throws Exception {
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         RememberedPorts remembered = RememberedPorts.in(dataDir);
-        int zkPort = remembered.portFor(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), config.get(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT));
-        int coordinatorPort = remembered.portFor(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
-        int tabletPort = remembered.portFor(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), config.get(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT));
-        checkPortFree(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zkPort);
-        checkPortFree(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort);
-        checkPortFree(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletPort);
+        Ports ports = ports(config, remembered);
 
         boolean s3Lake = s3Lake(config);
         if (!s3Lake) {
             LocalFlussCluster cluster = new LocalFlussCluster(
                     dataDir, lakeOptions(Map.of("warehouse", dataDir.resolve("warehouse").toString()), config));
-            cluster.startChecked(config, remembered, zkPort, coordinatorPort, tabletPort, serverOverrides, Map.of());
+            cluster.startChecked(config, remembered, ports, serverOverrides, Map.of());
             return cluster;
         }
         int s3Port = remembered.portFor(LakeSyncOptions.LOCAL_S3_PORT.key(), config.get(LakeSyncOptions.LOCAL_S3_PORT));
@@ -137,29 +163,56 @@ public final class LocalFlussCluster implements AutoCloseable {
         // Pushed first, so it stops last: the servers may still write to the lake while they stop.
         cluster.started.push(s3);
         LOG.info("S3 server started on {} (bucket '{}', objects under {})", s3.endpoint(), S3_BUCKET, dataDir.resolve("s3"));
-        cluster.startChecked(config, remembered, zkPort, coordinatorPort, tabletPort, serverOverrides,
+        cluster.startChecked(config, remembered, ports, serverOverrides,
                 Map.of(LakeSyncOptions.LOCAL_S3_PORT.key(), s3.port()));
         return cluster;
+    }
+
+    /**
+     * The ports the configuration and the remembered ones give, each checked free. Tablet server i of a
+     * configured {@code local.tablet-server.port} P listens on P + i.
+     */
+    private static Ports ports(LakeSyncConfig config, RememberedPorts remembered) {
+        int zkPort = remembered.portFor(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), config.get(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT));
+        int coordinatorPort = remembered.portFor(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), config.get(LakeSyncOptions.LOCAL_COORDINATOR_PORT));
+        checkPortFree(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zkPort);
+        checkPortFree(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort);
+        int firstTabletPort = config.get(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT);
+        List<Integer> tabletPorts = new ArrayList<>();
+        for (int index = 0; index < config.get(LakeSyncOptions.LOCAL_TABLET_SERVERS); index++) {
+            int port = remembered.portFor(tabletServerPortKey(index), firstTabletPort == 0 ? 0 : firstTabletPort + index);
+            checkPortFree(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), port);
+            tabletPorts.add(port);
+        }
+        return new Ports(zkPort, coordinatorPort, tabletPorts);
+    }
+
+    /**
+     * Where {@code ports.properties} keeps tablet server {@code index}'s port: the option's key for the first
+     * (as before there were more), {@code local.tablet-server-<i>.port}, like its data folder, for the others.
+     */
+    private static String tabletServerPortKey(int index) {
+        return index == 0 ? LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key() : "local.tablet-server-" + index + ".port";
     }
 
     private void startChecked(
             LakeSyncConfig config,
             RememberedPorts remembered,
-            int zkPort,
-            int coordinatorPort,
-            int tabletPort,
+            Ports ports,
             Map<String, String> serverOverrides,
             Map<String, Integer> otherPorts)
             throws Exception {
         try {
             // Before anything starts: the coordinator opens the catalog at start and would fail less clearly.
             LakeCatalogCheck.check(lakeCatalogOptions());
-            startAll(config, zkPort, coordinatorPort, tabletPort, serverOverrides);
-            Map<String, Integer> ports = new LinkedHashMap<>(otherPorts);
-            ports.put(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zookeeperPort());
-            ports.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort());
-            ports.put(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), tabletServerPort());
-            remembered.remember(ports);
+            startAll(config, ports, serverOverrides);
+            Map<String, Integer> bound = new LinkedHashMap<>(otherPorts);
+            bound.put(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), zookeeperPort());
+            bound.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), coordinatorPort());
+            for (int index = 0; index < tabletServerCount(); index++) {
+                bound.put(tabletServerPortKey(index), tabletServerPort(index));
+            }
+            remembered.remember(bound);
         } catch (Exception | Error e) {
             // ZooKeeper's threads are not daemons: a half-started stack would keep the JVM alive.
             close();
@@ -185,19 +238,13 @@ public final class LocalFlussCluster implements AutoCloseable {
         return true;
     }
 
-    private void startAll(
-            LakeSyncConfig config,
-            int zkPort,
-            int coordinatorPort,
-            int tabletPort,
-            Map<String, String> serverOverrides)
-            throws Exception {
+    private void startAll(LakeSyncConfig config, Ports ports, Map<String, String> serverOverrides) throws Exception {
         Files.createDirectories(dataDir);
         Path zkDir = Files.createDirectories(dataDir.resolve("zookeeper"));
         InstanceSpec spec =
                 new InstanceSpec(
                         zkDir.toFile(),
-                        zkPort == 0 ? InstanceSpec.getRandomPort() : zkPort,
+                        ports.zookeeper() == 0 ? InstanceSpec.getRandomPort() : ports.zookeeper(),
                         -1,
                         -1,
                         false,
@@ -210,76 +257,231 @@ public final class LocalFlussCluster implements AutoCloseable {
         started.push(zookeeper);
         LOG.info("ZooKeeper started on {}", zookeeper.getConnectString());
 
+        int tabletServerCount = ports.tabletServers().size();
         Configuration common = new Configuration();
         common.setString(ConfigOptions.ZOOKEEPER_ADDRESS.key(), zookeeper.getConnectString());
         common.setString(ConfigOptions.REMOTE_DATA_DIR.key(), dataDir.resolve("remote").toString());
-        common.setString(ConfigOptions.DEFAULT_REPLICATION_FACTOR.key(), "1");
+        common.setString(ConfigOptions.DEFAULT_REPLICATION_FACTOR.key(),
+                Integer.toString(Math.min(tabletServerCount, MAX_REPLICATION_FACTOR)));
+        // A tablet server of the stack stops either as a fault (stopTabletServer: as abrupt as Fluss allows in
+        // one JVM, leaving leader election to the coordinator) or with the whole stack, when its buckets have no
+        // server to move to: skip the controlled shutdown's handover, its 3 s of failed retries logged as errors.
+        common.setString(ConfigOptions.TABLET_SERVER_CONTROLLED_SHUTDOWN_MAX_RETRIES.key(), "0");
         common.setString("datalake.format", "paimon");
         lakeCatalogOptions.forEach((k, v) -> common.setString(LakeSyncOptions.LAKE_PREFIX + k, v));
         common.setString(
                 ConfigOptions.KV_SNAPSHOT_INTERVAL.key(),
                 config.get(LakeSyncOptions.LOCAL_KV_SNAPSHOT_INTERVAL).toMillis() + " ms");
         serverOverrides.forEach(common::setString);
+        serverCommon = common;
 
-        Configuration coordinatorConf = new Configuration(common);
-        coordinatorConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + coordinatorPort);
-        coordinator = new CoordinatorServer(coordinatorConf);
-        startServer(coordinator);
+        boundCoordinatorPort = ports.coordinator();
+        started.push(this::stopCoordinator);
+        startCoordinator();
         bootstrapServers = HOST + ":" + coordinatorPort();
 
-        Configuration tabletConf = new Configuration(common);
-        tabletConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + tabletPort);
-        tabletConf.setString(ConfigOptions.TABLET_SERVER_ID.key(), "0");
-        tabletConf.setString(ConfigOptions.DATA_DIR.key(), dataDir.resolve("tablet-server-0").toString());
-        tabletServer = new TabletServer(tabletConf);
-        startServer(tabletServer);
-        awaitTabletServerKnownToCoordinator();
+        started.push(this::stopTabletServers);
+        for (int port : ports.tabletServers()) {
+            tabletServers.add(new TabletServerSlot(port));
+        }
+        for (int index = 0; index < tabletServerCount; index++) {
+            launchTabletServer(index);
+        }
+        awaitTabletServersSeen();
         LOG.info(
-                "Fluss started: coordinator {}, tablet server {}:{}, Paimon warehouse {}",
+                "Fluss started: coordinator {}, tablet servers {} on {}, replication factor {}, Paimon warehouse {}",
                 bootstrapServers,
-                HOST,
-                tabletServerPort(),
+                tabletServerCount,
+                tabletServers.stream().map(slot -> HOST + ":" + slot.port).collect(Collectors.joining(", ")),
+                common.get(ConfigOptions.DEFAULT_REPLICATION_FACTOR),
                 warehouseLocation());
     }
 
-    /**
-     * Ready means writable: tables or partitions created before the coordinator has seen the tablet server
-     * register can end up with buckets that never get a leader, so wait for the coordinator to list it.
-     */
-    private void awaitTabletServerKnownToCoordinator() throws Exception {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        try (Connection connection = ConnectionFactory.createConnection(clientConfiguration())) {
-            while (true) {
-                try {
-                    List<ServerNode> nodes = connection.getAdmin().getServerNodes().get();
-                    if (nodes.stream().anyMatch(n -> n.serverType() == ServerType.TABLET_SERVER)) {
-                        return;
-                    }
-                } catch (ExecutionException notYet) {
-                    // "Alive tablet server is empty": the coordinator has not seen it register yet.
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(
-                            "The Fluss coordinator did not see the tablet server within " + READY_TIMEOUT.toSeconds() + " s.");
-                }
-                Thread.sleep(50);
-            }
+    /** Starts the coordinator on its port, the one it bound before if it ran already. */
+    private void startCoordinator() throws Exception {
+        Configuration conf = new Configuration(serverCommon);
+        conf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + boundCoordinatorPort);
+        CoordinatorServer server = new CoordinatorServer(conf);
+        server.start();
+        coordinator = server;
+        boundCoordinatorPort = boundPort(server.getRpcServer());
+    }
+
+    private void stopCoordinator() throws Exception {
+        CoordinatorServer server = coordinator;
+        coordinator = null;
+        if (server != null) {
+            stop(server);
         }
     }
 
-    private void startServer(ServerBase server) throws Exception {
+    /** Starts tablet server {@code index} on its data folder and port, without waiting for the others to see it. */
+    private void launchTabletServer(int index) throws Exception {
+        TabletServerSlot slot = tabletServers.get(index);
+        Configuration conf = new Configuration(serverCommon);
+        conf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + slot.port);
+        conf.setString(ConfigOptions.TABLET_SERVER_ID.key(), Integer.toString(index));
+        conf.setString(ConfigOptions.DATA_DIR.key(), dataDir.resolve("tablet-server-" + index).toString());
+        TabletServer server = new TabletServer(conf);
         server.start();
-        started.push(() -> server.closeAsync().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        slot.running = server;
+        slot.port = boundPort(server.getRpcServer());
+    }
+
+    /**
+     * Stops every running tablet server at once: one after the other, each would wait out Netty's quiet period
+     * (about 2 s) while the coordinator moves its buckets' leadership to servers about to stop too.
+     */
+    private synchronized void stopTabletServers() throws Exception {
+        List<CompletableFuture<Void>> stops = new ArrayList<>();
+        for (int index = 0; index < tabletServers.size(); index++) {
+            if (tabletServerRunning(index)) {
+                int stopping = index;
+                TabletServer server = detach(index);
+                stops.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        stop(stopping, server);
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                }));
+            }
+        }
+        try {
+            CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        }
+    }
+
+    /**
+     * Waits until the coordinator and every running tablet server list exactly the running tablet servers.
+     * Ready means writable: tables or partitions created before the coordinator has seen a tablet server register
+     * can end up with buckets that never get a leader, and clients learn the servers from the tablet servers.
+     */
+    private void awaitTabletServersSeen() throws Exception {
+        Set<Integer> running = new TreeSet<>();
+        for (int index = 0; index < tabletServers.size(); index++) {
+            if (tabletServerRunning(index)) {
+                running.add(index);
+            }
+        }
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!seenAlive(coordinator.getMetadataCache()).equals(running)
+                || running.stream().anyMatch(index ->
+                        !seenAlive(tabletServers.get(index).running.getMetadataCache()).equals(running))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The Fluss servers did not all see tablet servers " + running
+                        + " running within " + READY_TIMEOUT.toSeconds() + " s (the coordinator sees "
+                        + seenAlive(coordinator.getMetadataCache()) + ").");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static Set<Integer> seenAlive(ServerMetadataCache metadata) {
+        return metadata.getAliveTabletServerInfos().stream().map(TabletServerInfo::getId)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static void stop(ServerBase server) throws Exception {
+        server.closeAsync().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    private static int boundPort(RpcServer server) {
+        return server.getBindEndpoints().get(0).getPort();
+    }
+
+    /** How many tablet servers the stack has, running or stopped; their indexes are 0 to this - 1. */
+    public int tabletServerCount() {
+        return tabletServers.size();
+    }
+
+    /**
+     * Stops tablet server {@code index} as abruptly as Fluss allows in one JVM: no controlled shutdown, so its
+     * buckets keep it as leader until the coordinator sees its ZooKeeper session end and elects another. Its data
+     * folder and port stay for {@link #startTabletServer}.
+     */
+    public void stopTabletServer(int index) throws Exception {
+        TabletServer server;
+        synchronized (this) {
+            server = detach(index);
+        }
+        stop(index, server);
+    }
+
+    /** Takes running tablet server {@code index} out of its slot, to be stopped outside the cluster's lock. */
+    private TabletServer detach(int index) {
+        TabletServerSlot slot = slot(index);
+        TabletServer server = slot.running;
+        if (server == null) {
+            throw new IllegalStateException("Tablet server " + index + " is not running.");
+        }
+        slot.running = null;
+        return server;
+    }
+
+    private void stop(int index, TabletServer server) throws Exception {
+        stop(server);
+        LOG.info("Tablet server {} ({}:{}) stopped; its data stays in {}", index, HOST, tabletServerPort(index),
+                tabletServerDir(index));
+    }
+
+    /**
+     * Starts stopped tablet server {@code index} again on its data folder and port, and waits until the
+     * coordinator and the other tablet servers see it.
+     */
+    public synchronized void startTabletServer(int index) throws Exception {
+        if (tabletServerRunning(index)) {
+            throw new IllegalStateException("Tablet server " + index + " is running already.");
+        }
+        launchTabletServer(index);
+        awaitTabletServersSeen();
+        LOG.info("Tablet server {} started again on {}:{}", index, HOST, tabletServerPort(index));
+    }
+
+    /** Whether tablet server {@code index} runs (it was not stopped, or was started again). */
+    public boolean tabletServerRunning(int index) {
+        return slot(index).running != null;
+    }
+
+    /**
+     * Stops the coordinator and starts a new one on the same port; returns once it sees every running tablet
+     * server. Clients keep its address; the tablet servers go on serving meanwhile.
+     */
+    public synchronized void restartCoordinator() throws Exception {
+        stopCoordinator();
+        LOG.info("Fluss coordinator on {} stopped; starting it again", bootstrapServers);
+        startCoordinator();
+        awaitTabletServersSeen();
+        LOG.info("Fluss coordinator started again on {}", bootstrapServers);
+    }
+
+    private TabletServerSlot slot(int index) {
+        if (index < 0 || index >= tabletServers.size()) {
+            throw new IllegalArgumentException("No tablet server " + index + ": the stack has "
+                    + tabletServers.size() + " (config key '" + LakeSyncOptions.LOCAL_TABLET_SERVERS.key() + "').");
+        }
+        return tabletServers.get(index);
+    }
+
+    private Path tabletServerDir(int index) {
+        return dataDir.resolve("tablet-server-" + index);
     }
 
     /** The port the coordinator listens on (the bootstrap port). */
     public int coordinatorPort() {
-        return coordinator.getRpcServer().getBindEndpoints().get(0).getPort();
+        return boundCoordinatorPort;
     }
 
-    /** The port the tablet server listens on. */
+    /** The port the first tablet server listens on. */
     public int tabletServerPort() {
-        return tabletServer.getRpcServer().getBindEndpoints().get(0).getPort();
+        return tabletServerPort(0);
+    }
+
+    /** The port tablet server {@code index} listens on, or listened on last while it is stopped. */
+    public int tabletServerPort(int index) {
+        return slot(index).port;
     }
 
     /** The port ZooKeeper listens on. */
@@ -335,35 +537,56 @@ public final class LocalFlussCluster implements AutoCloseable {
     }
 
     /**
-     * The lake log end offset the tablet server holds for a bucket (what tiering last told it), or -1 when the
-     * bucket has no replica here or was never tiered.
+     * The lake log end offset the bucket's current leader holds (what tiering last told it), or -1 when no running
+     * tablet server leads the bucket or it was never tiered.
      */
     public long lakeLogEndOffset(TableBucket bucket) {
-        ReplicaManager.HostedReplica hosted = tabletServer.getReplicaManager().getReplica(bucket);
-        if (hosted instanceof ReplicaManager.OnlineReplica online) {
-            return online.getReplica().getLakeLogEndOffset();
+        int leader = leaderOf(bucket);
+        return leader < 0 ? -1 : leaderReplica(leader, bucket).getLakeLogEndOffset();
+    }
+
+    /** The index of the running tablet server that leads {@code bucket} now, or -1 when none does. */
+    public int leaderOf(TableBucket bucket) {
+        for (int index = 0; index < tabletServers.size(); index++) {
+            if (leaderReplica(index, bucket) != null) {
+                return index;
+            }
         }
         return -1;
     }
 
-    /** Stops the tablet server, the coordinator and ZooKeeper, in that order; data stays on disk. */
+    /** Tablet server {@code index}'s replica of {@code bucket} when it runs and leads it, else null. */
+    private Replica leaderReplica(int index, TableBucket bucket) {
+        TabletServer server = tabletServers.get(index).running;
+        if (server != null && server.getReplicaManager().getReplica(bucket) instanceof ReplicaManager.OnlineReplica online
+                && online.getReplica().isLeader()) {
+            return online.getReplica();
+        }
+        return null;
+    }
+
+    /** Stops the tablet servers, the coordinator and ZooKeeper, in that order; data stays on disk. */
     @Override
-    public void close() throws Exception {
+    public synchronized void close() throws Exception {
         Exception failure = null;
         while (!started.isEmpty()) {
             try {
                 started.pop().close();
             } catch (Exception e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failure = firstOrSuppressed(failure, e);
             }
         }
         if (failure != null) {
             throw failure;
         }
+    }
+
+    private static Exception firstOrSuppressed(Exception first, Exception next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     private static void checkPortFree(String optionKey, int port) {

@@ -53,6 +53,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -173,7 +174,8 @@ public final class LakeSyncServer implements AutoCloseable {
             HttpApi http =
                     push(started, HttpApi.start(config, List.of(
                             app -> app.router.mount(router -> router.beforeMatched(new JavalinAuth(authenticator))),
-                            new HealthRoutes(bootstrapServers, clock, tracker::problems, engine::health, authenticator),
+                            new HealthRoutes(bootstrapServers, clock, () -> statusProblems(tracker, connection), engine::health,
+                                    authenticator),
                             new OpenApiRoutes(),
                             new TableRoutes(tracker),
                             new MetricsRoutes(new TableMetricsCollector(tracker::tables, clock),
@@ -201,6 +203,16 @@ public final class LakeSyncServer implements AutoCloseable {
             closeAll(started, e);
             throw e;
         }
+    }
+
+    /** Why the status is incomplete: what the tracker saw, and the tablet servers the connection's probe found silent. */
+    private static List<String> statusProblems(TableStatusTracker tracker, ReconnectingConnection connection) {
+        List<String> problems = new ArrayList<>(tracker.problems());
+        String silent = connection.silentTabletServers();
+        if (silent != null) {
+            problems.add(silent);
+        }
+        return problems;
     }
 
     private static int unknownAfterRefreshes(LakeSyncConfig config) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.fluss.client.Connection;
@@ -46,6 +47,8 @@ import org.junit.jupiter.api.BeforeAll;
 public abstract class TieringTestBase {
 
     public static final Duration SYNC_TIMEOUT = Duration.ofSeconds(120);
+    /** The most one Fluss call of a helper here waits. */
+    public static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     protected static Path root;
     protected static LocalFlussCluster cluster;
@@ -254,20 +257,29 @@ public abstract class TieringTestBase {
 
     /** Fluss end offsets of every bucket (and partition) of the table. */
     public static Map<TableBucket, Long> endOffsets(TablePath path) throws Exception {
-        TableInfo info = admin.getTableInfo(path).get();
+        return endOffsets(admin, path);
+    }
+
+    /**
+     * Fluss end offsets of every bucket (and partition) of the table, asked through {@code admin}; each call
+     * waits at most {@link #CALL_TIMEOUT}: Fluss 0.9.1's {@code listOffsets} never completes when a leader it
+     * asks is gone.
+     */
+    public static Map<TableBucket, Long> endOffsets(Admin admin, TablePath path) throws Exception {
+        TableInfo info = admin.getTableInfo(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
         Map<TableBucket, Long> ends = new HashMap<>();
         if (info.isPartitioned()) {
-            for (PartitionInfo partition : admin.listPartitionInfos(path).get()) {
+            for (PartitionInfo partition : admin.listPartitionInfos(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 admin.listOffsets(path, partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec())
                         .all()
-                        .get()
+                        .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                         .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), partition.getPartitionId(), b), o));
             }
         } else {
             admin.listOffsets(path, buckets, new OffsetSpec.LatestSpec())
                     .all()
-                    .get()
+                    .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                     .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), b), o));
         }
         return ends;
@@ -275,12 +287,17 @@ public abstract class TieringTestBase {
 
     /** Waits until the coordinator's readable lake snapshot covers every record Fluss holds now. */
     public static LakeSnapshot awaitTiered(TablePath path) throws Exception {
-        Map<TableBucket, Long> ends = endOffsets(path);
-        ends.values().removeIf(o -> o == 0);
+        return awaitTiered(path, endOffsets(path));
+    }
+
+    /** Waits until the coordinator's readable lake snapshot covers the end offsets {@code ends}. */
+    public static LakeSnapshot awaitTiered(TablePath path, Map<TableBucket, Long> ends) throws Exception {
+        Map<TableBucket, Long> written = new HashMap<>(ends);
+        written.values().removeIf(o -> o == 0);
         LakeSnapshot[] last = new LakeSnapshot[1];
         eventually(SYNC_TIMEOUT, () -> {
-            LakeSnapshot snapshot = admin.getReadableLakeSnapshot(path).get();
-            assertThat(snapshot.getTableBucketsOffset()).containsAllEntriesOf(ends);
+            LakeSnapshot snapshot = admin.getReadableLakeSnapshot(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(snapshot.getTableBucketsOffset()).containsAllEntriesOf(written);
             last[0] = snapshot;
         });
         return last[0];

@@ -342,6 +342,14 @@ public final class ArrowLogReader implements AutoCloseable {
     }
 
     private void send(int leader, List<Subscription> buckets) {
+        TabletServerGateway gateway = gateways.computeIfAbsent(leader, metadata::newTabletServerClientForNode);
+        if (gateway == null) {
+            // The cached bucket names a leader that is no longer among the cached servers: it stopped or moved.
+            for (Subscription subscription : buckets) {
+                retryLater(subscription, "tablet server " + leader + ", its leader, is not in the client's metadata");
+            }
+            return;
+        }
         FetchLogRequest request = new FetchLogRequest()
                 .setFollowerServerId(-1)
                 .setMaxBytes(maxBytes)
@@ -360,7 +368,6 @@ public final class ArrowLogReader implements AutoCloseable {
             }
             subscription.inFlight = true;
         }
-        TabletServerGateway gateway = gateways.computeIfAbsent(leader, metadata::newTabletServerClientForNode);
         inFlight.put(leader, new InFlight(gateway.fetchLog(request), buckets, nanoClock.getAsLong()));
     }
 

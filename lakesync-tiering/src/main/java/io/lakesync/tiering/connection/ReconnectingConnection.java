@@ -6,8 +6,13 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +27,7 @@ import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.metadata.MetadataUpdater;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.cluster.Cluster;
 import org.apache.fluss.cluster.ServerNode;
@@ -30,25 +36,35 @@ import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.NetworkException;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.rpc.gateway.CoordinatorGateway;
+import org.apache.fluss.rpc.gateway.TabletServerGateway;
+import org.apache.fluss.rpc.messages.MetadataRequest;
+import org.apache.fluss.rpc.messages.MetadataResponse;
+import org.apache.fluss.rpc.messages.PbServerNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Fluss {@link Connection} that follows the cluster when its servers come back on new addresses.
+ * A Fluss {@link Connection} that follows the cluster when its servers come back on new addresses, or when some of
+ * its tablet servers stop, move or join while the others go on.
  *
  * <p>Why it is needed (Fluss 0.9.1 client): a connection caches the cluster's server addresses. Read-only admin
- * calls go to a tablet server from that cache, and a log scanner only refreshes its metadata on an
- * "invalid metadata" answer, never on a connection failure; so once a tablet server restarts on another port,
- * the connection dials the old port for ever. This class notices that and replaces the connection:
+ * calls go to a random tablet server from that cache, and a log scanner only refreshes its metadata on an
+ * "invalid metadata" answer; a metadata refresh asks a random cached tablet server too, and one that does not
+ * answer leaves the cache as it was. So once a tablet server stops or restarts on another port, the connection
+ * keeps dialling the old address (for ever when every server moved). This class probes the coordinator and
+ * every tablet server the coordinator lists, and follows what it sees:
  *
  * <pre>
- *   open ── connect (bounded) ──► CONNECTED ◄──────────── probe answers ─────────────┐
- *    │ fails                      │  probe (every check interval) fails              │
- *    ▼                            ▼                                                  │
- *   DISCONNECTED ── connects ──► a fresh connection from the bootstrap servers ──────┤
- *    ▲   (calls fail with         │ cannot connect: keep the old one (the cluster    │
- *    │    NetworkException)       │   is down; at the same addresses it redials)     │
- *    └────────────────────────────┤ same server addresses: keep the old one ─────────┘
+ *   open ── connect (bounded) ──► CONNECTED ◄─────────── the coordinator answers ─────────────────────┐
+ *    │ fails                      │  probe (every check interval):                                    │
+ *    │                            │  ├ the coordinator lists other tablet servers than the cache:     │
+ *    │                            │  │   refresh the cache in place (rounds in flight go on) ─────────┤
+ *    │                            │  └ a listed tablet server does not answer: silentTabletServers() ─┤
+ *    ▼                            ▼  the coordinator does not answer                                  │
+ *   DISCONNECTED ── connects ──► a fresh connection from the bootstrap servers ───────────────────────┤
+ *    ▲   (calls fail with         │ cannot connect: keep the old one (the cluster                     │
+ *    │    NetworkException)       │   is down; at the same addresses it redials)                      │
+ *    └────────────────────────────┤ same server addresses: keep the old one ──────────────────────────┘
  *                                 │ the servers moved: switch to the fresh one, close
  *                                 ▼   the old one in the background (bounded wait)
  *                               CONNECTED (new)
@@ -86,6 +102,7 @@ public final class ReconnectingConnection implements Connection {
     private final CoordinatorGateway coordinator;
     private volatile Live live;
     private volatile String unreachableReason;
+    private volatile String silentTabletServers;
     private volatile boolean closed;
 
     private ReconnectingConnection(Configuration conf, Duration callTimeout) {
@@ -137,6 +154,16 @@ public final class ReconnectingConnection implements Connection {
         return unreachableReason;
     }
 
+    /**
+     * Which tablet servers the coordinator lists did not answer the last probe, and why; null while all did (or
+     * the coordinator itself did not answer: see {@link #unreachableReason}). Their buckets cannot be read until
+     * the coordinator elects other leaders or they answer again.
+     */
+    @Nullable
+    public String silentTabletServers() {
+        return silentTabletServers;
+    }
+
     @Override
     public Configuration getConfiguration() {
         return conf;
@@ -162,18 +189,22 @@ public final class ReconnectingConnection implements Connection {
         }
         Live before = live;
         if (before != null) {
+            Map<Integer, String> listed;
             try {
-                Deadline.in(callTimeout).await(before.connection().getAdmin().listDatabases(), "Fluss (probe)");
-                reachable();
+                listed = tabletServersListed(before);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                // Fall through: find out whether the servers are elsewhere now.
+                listed = null; // find out below whether the servers are elsewhere now
+            }
+            if (listed != null) {
+                reachable();
+                followTabletServers(before, listed);
+                return;
             }
         }
+        silentTabletServers = null; // the coordinator's list is unknown: unreachableReason tells why
         Connection fresh;
         try {
             fresh = connect();
@@ -199,6 +230,90 @@ public final class ReconnectingConnection implements Connection {
         LOG.info("The Fluss servers moved from {} to {}; switched to a new connection", oldAddresses, newAddresses);
         reachable();
         closeInBackground(before.connection());
+    }
+
+    /** The tablet servers the coordinator lists now, id to address. */
+    private Map<Integer, String> tabletServersListed(Live current) throws Exception {
+        MetadataResponse response = Deadline.in(callTimeout).await(
+                current.coordinator().metadata(new MetadataRequest()), "The Fluss coordinator (probe)");
+        Map<Integer, String> listed = new TreeMap<>();
+        for (PbServerNode node : response.getTabletServersList()) {
+            listed.put(node.getNodeId(), node.getHost() + ":" + node.getPort());
+        }
+        return listed;
+    }
+
+    /**
+     * Brings the connection's cached tablet servers in line with the coordinator's {@code listed} ones, so that a
+     * stopped or moved server is no longer dialled, then probes each cached one and names those that are silent.
+     */
+    private void followTabletServers(Live current, Map<Integer, String> listed) {
+        MetadataUpdater metadata = ((FlussConnection) current.connection()).getMetadataUpdater();
+        Map<Integer, String> cached = tabletServersCached(metadata);
+        // None listed: the coordinator has not seen any register yet, and Fluss refuses a metadata without them.
+        if (!listed.isEmpty() && !cached.equals(listed)) {
+            refreshTabletServers(metadata, cached, listed);
+        }
+        Deadline deadline = Deadline.in(callTimeout);
+        Map<ServerNode, CompletableFuture<MetadataResponse>> probes = new LinkedHashMap<>();
+        metadata.getCluster().getAliveTabletServers().forEach((id, node) -> {
+            TabletServerGateway gateway = metadata.newTabletServerClientForNode(id);
+            if (gateway != null) {
+                probes.put(node, gateway.metadata(new MetadataRequest()));
+            }
+        });
+        List<String> silent = new ArrayList<>();
+        probes.forEach((node, probe) -> {
+            try {
+                deadline.await(probe, "the probe");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                silent.add(node.uid() + " at " + node.host() + ":" + node.port() + " (" + RemoteErrors.describe(e) + ")");
+            }
+        });
+        String reason = silent.isEmpty() ? null : "Fluss tablet servers do not answer: " + String.join(", ", silent);
+        if (!Objects.equals(reason, silentTabletServers)) {
+            if (reason == null) {
+                LOG.info("Every Fluss tablet server of {} answers again", bootstrapServers);
+            } else {
+                LOG.warn("{}", reason);
+            }
+        }
+        silentTabletServers = reason;
+    }
+
+    /**
+     * Refreshes the cached tablet servers until they are the {@code listed} ones. Fluss 0.9.1 asks one random
+     * cached tablet server per refresh and, when that one does not answer, only marks it unavailable and keeps
+     * the cache (MetadataUpdater#updateMetadata): the next refresh asks another, the last the bootstrap servers.
+     * A tablet server that has not heard of the change yet leaves it to the next check.
+     */
+    private void refreshTabletServers(MetadataUpdater metadata, Map<Integer, String> cached, Map<Integer, String> listed) {
+        Map<Integer, String> now = cached;
+        for (int attempt = 0; attempt <= cached.size() && !now.equals(listed); attempt++) {
+            try {
+                Deadline.in(callTimeout).call(() -> {
+                    metadata.updateMetadata(null, null, null);
+                    return null;
+                }, "Fluss (refreshing the tablet servers)");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                LOG.debug("Refreshing the Fluss tablet servers failed", e);
+            }
+            now = tabletServersCached(metadata);
+        }
+        if (now.equals(listed)) {
+            LOG.info("The Fluss tablet servers changed from {} to {}; the connection follows", cached, listed);
+        }
+    }
+
+    private static Map<Integer, String> tabletServersCached(MetadataUpdater metadata) {
+        Map<Integer, String> cached = new TreeMap<>();
+        metadata.getCluster().getAliveTabletServers().forEach((id, node) -> cached.put(id, node.host() + ":" + node.port()));
+        return cached;
     }
 
     private void checkQuietly() {
