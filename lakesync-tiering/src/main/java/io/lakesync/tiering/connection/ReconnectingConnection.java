@@ -269,7 +269,7 @@ public final class ReconnectingConnection implements Connection {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (Exception e) {
-                silent.add(node.uid() + " at " + node.host() + ":" + node.port() + " (" + RemoteErrors.describe(e) + ")");
+                silent.add(node.uid() + " at " + node.host() + ":" + node.port() + " (" + ErrorMessages.describe(e) + ")");
             }
         });
         String reason = silent.isEmpty() ? null : "Fluss tablet servers do not answer: " + String.join(", ", silent);
