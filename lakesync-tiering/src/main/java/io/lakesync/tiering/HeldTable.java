@@ -56,13 +56,6 @@ import org.slf4j.LoggerFactory;
 final class HeldTable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HeldTable.class);
-    /**
-     * The least time a busy table is kept through empty rounds: about what handing it back costs before the
-     * coordinator offers it again (its scheduling timer ticks once a second, then the next poll), so a short
-     * freshness never turns a writer's batching pause into seconds of lag.
-     */
-    private static final Duration MIN_QUIET_BEFORE_HAND_BACK = Duration.ofSeconds(1);
-
     /** Where a held table is in its lifecycle; see the class comment. */
     enum State {
         HELD,
@@ -74,9 +67,11 @@ final class HeldTable {
         RELEASED
     }
 
-    private final TieringEngine engine;
+    private final HeldTableContext context;
     private final TableAssignment assignment;
     private final RoundControl control;
+    private final FailureStreak failures;
+    private final ContinuousHold continuous;
     private final Instant heldSince;
     @Nullable private volatile Instant lastRecordsAt;
 
@@ -84,10 +79,6 @@ final class HeldTable {
     @Nullable private EngineScheduler.Cancellable pendingAttempt;
     /** The CU claim of the attempt that runs or waits to run; null between attempts. */
     @Nullable private QuotaAdmission.Ticket ticket;
-    private int failuresInARow;
-    private int identicalFailuresInARow;
-    @Nullable private String lastFailure;
-    @Nullable private FailureKind lastReportedKind;
     /** Heartbeats that had asked for a table when the current continuous wait began. */
     private long tableRequestsAtWait;
     /** Another table was waiting when this round began: it is the last of the hand-out. */
@@ -95,11 +86,14 @@ final class HeldTable {
     /** Whether the round before the current continuous wait was force-finished, as the hand-back reports it. */
     private boolean waitFollowsForceFinish;
 
-    HeldTable(TieringEngine engine, TableAssignment assignment) {
-        this.engine = engine;
+    HeldTable(HeldTableContext context, TableAssignment assignment) {
+        this.context = context;
         this.assignment = assignment;
-        this.control = new RoundControl(engine.clock(), engine.settings().idleReadTimeout());
-        this.heldSince = engine.clock().instant();
+        EngineSettings settings = context.settings();
+        this.control = new RoundControl(context.clock(), settings.idleReadTimeout());
+        this.failures = new FailureStreak(settings.backoff(), settings.blockedRecheck());
+        this.continuous = new ContinuousHold(settings.continuous(), settings.continuousMaxHold());
+        this.heldSince = context.clock().instant();
     }
 
     TableAssignment assignment() {
@@ -134,15 +128,15 @@ final class HeldTable {
             if (state == State.RELEASED) {
                 return;
             }
-            if (!engine.isRunning() || control.isCancelled()) {
+            if (!context.assigner().isRunning() || control.isCancelled()) {
                 giveUp(cancellation());
                 return;
             }
             if (state == State.CONTINUOUS_WAIT) {
-                lastRound = engine.otherTablesWaiting() && engine.tableRequests() > tableRequestsAtWait;
+                lastRound = context.assigner().otherTablesWaiting() && context.assigner().tableRequests() > tableRequestsAtWait;
             }
             pendingAttempt = null;
-            claim = engine.admission().request(assignment.tablePath(), this::admittedLater, this::heldBackLater);
+            claim = context.admission().request(assignment.tablePath(), this::admittedLater, this::heldBackLater);
             ticket = claim;
             state = claim.admitted() ? State.ROUND_RUNNING : State.QUOTA_WAIT;
             heldBack = claim.heldBackReason();
@@ -150,7 +144,7 @@ final class HeldTable {
         if (claim.admitted()) {
             startRound();
         } else if (heldBack != null) {
-            engine.listener().roundHeldBack(assignment, heldBack);
+            context.listener().roundHeldBack(assignment, heldBack);
         }
     }
 
@@ -164,7 +158,7 @@ final class HeldTable {
                 return;
             }
         }
-        engine.listener().roundHeldBack(assignment, reason);
+        context.listener().roundHeldBack(assignment, reason);
     }
 
     /**
@@ -172,7 +166,7 @@ final class HeldTable {
      * table was waiting, so this one goes back now instead of after one more round.
      */
     synchronized void anotherTableWaits() {
-        if (state == State.CONTINUOUS_WAIT && engine.tableRequests() > tableRequestsAtWait) {
+        if (state == State.CONTINUOUS_WAIT && context.assigner().tableRequests() > tableRequestsAtWait) {
             release(false, waitFollowsForceFinish);
         }
     }
@@ -180,7 +174,7 @@ final class HeldTable {
     /** A CU freed for the waiting attempt: start it from the timer thread, so no lock of the freeing table is held. */
     private void admittedLater() {
         try {
-            engine.scheduler().schedule(this::startAdmitted, Duration.ZERO);
+            context.scheduler().schedule(this::startAdmitted, Duration.ZERO);
         } catch (RejectedExecutionException e) {
             // Only while shutting down: the shutdown takes the table back, which frees its CU.
             LOG.debug("Admitted round of {} not started: shutting down", assignment);
@@ -199,8 +193,8 @@ final class HeldTable {
 
     private void startRound() {
         try {
-            engine.listener().roundStarted(assignment);
-            engine.scheduler().runRound(this::attempt);
+            context.listener().roundStarted(assignment);
+            context.scheduler().runRound(this::attempt);
         } catch (RuntimeException e) {
             // No thread to run on (RejectedExecutionException), or a listener broke its contract.
             synchronized (this) {
@@ -213,9 +207,9 @@ final class HeldTable {
         try {
             RoundResult result;
             RoundMeter meter = RoundMeter.start();
-            Instant startedAt = engine.clock().instant();
+            Instant startedAt = context.clock().instant();
             try {
-                result = engine.rounds().run(assignment, control);
+                result = context.rounds().run(assignment, control);
             } catch (Throwable failure) {
                 measured(meter, startedAt, null);
                 failed(failure);
@@ -236,12 +230,12 @@ final class HeldTable {
     private void measured(RoundMeter meter, Instant startedAt, @Nullable RoundResult result) {
         meter.stop();
         // The instance's live heap, shared by the rounds running now (this one among them).
-        long heapShare = RoundMeter.liveHeapBytes() / Math.max(1, engine.admission().runningCu());
+        long heapShare = RoundMeter.liveHeapBytes() / Math.max(1, context.admission().runningCu());
         closeTicket();
-        engine.listener().roundMeasured(new RoundUsage(
+        context.listener().roundMeasured(new RoundUsage(
                 assignment,
-                engine.clock().instant(),
-                Duration.between(startedAt, engine.clock().instant()),
+                context.clock().instant(),
+                Duration.between(startedAt, context.clock().instant()),
                 meter.cpuNanos(),
                 meter.allocatedBytes(),
                 heapShare,
@@ -262,115 +256,74 @@ final class HeldTable {
 
     private void succeeded(RoundResult result) {
         logFinished(result);
-        engine.listener().roundFinished(result);
+        context.listener().roundFinished(result);
         synchronized (this) {
-            if (lastFailure != null) {
-                LOG.info("Table {} recovered after {} failed round(s)", assignment.tablePath(), failuresInARow);
+            int failedBefore = failures.succeeded();
+            if (failedBefore > 0) {
+                LOG.info("Table {} recovered after {} failed round(s)", assignment.tablePath(), failedBefore);
             }
-            failuresInARow = 0;
-            identicalFailuresInARow = 0;
-            lastFailure = null;
-            lastReportedKind = null;
             Duration pause = continuousPause(result);
             if (pause == null) {
                 release(false, result.forceFinished());
             } else {
-                tableRequestsAtWait = engine.tableRequests();
+                tableRequestsAtWait = context.assigner().tableRequests();
                 waitFollowsForceFinish = result.forceFinished();
                 waitThenRun(State.CONTINUOUS_WAIT, pause);
-                engine.workerFreed();
+                context.assigner().workerFreed();
             }
         }
     }
 
     private void failed(Throwable failure) {
-        FailureKind kind = engine.classify(failure);
+        FailureKind kind = context.classifier().apply(failure);
         String reason = ErrorMessages.describe(failure);
-        if (kind == FailureKind.LOST || !engine.isRunning() || control.isCancelled()) {
+        if (kind == FailureKind.LOST || !context.assigner().isRunning() || control.isCancelled()) {
             synchronized (this) {
                 giveUp(failure);
             }
             return;
         }
-        FailureKind reported;
-        Duration wait;
+        FailureStreak.Next next;
         synchronized (this) {
-            failuresInARow++;
-            identicalFailuresInARow = reason.equals(lastFailure) ? identicalFailuresInARow + 1 : 1;
-            boolean blocked = kind == FailureKind.BLOCKED
-                    || (kind == FailureKind.BAD_RECORD && identicalFailuresInARow >= FailureKind.BAD_RECORD_ATTEMPTS);
-            reported = blocked ? FailureKind.BLOCKED : kind;
-            wait = blocked ? engine.settings().blockedRecheck() : engine.settings().backoff().delay(failuresInARow);
-            if (!reason.equals(lastFailure) || reported != lastReportedKind) {
-                logFailure(reported, wait, reason);
+            next = failures.failed(kind, reason);
+            if (next.news()) {
+                logFailure(next.reported(), next.retryIn(), reason);
                 LOG.debug("Round failure of {}", assignment, failure);
             }
-            lastFailure = reason;
-            lastReportedKind = reported;
         }
         // Told before the next attempt can start, so a listener never sees the retry before the failure.
-        engine.listener().roundFailed(assignment, failure, reported, wait);
+        context.listener().roundFailed(assignment, failure, next.reported(), next.retryIn());
         synchronized (this) {
-            waitThenRun(reported == FailureKind.BLOCKED ? State.BLOCKED : State.RETRY_WAIT, wait);
+            waitThenRun(next.reported() == FailureKind.BLOCKED ? State.BLOCKED : State.RETRY_WAIT, next.retryIn());
         }
     }
 
     /** The single path by which a table waits for its next attempt. Called holding the lock. */
     private void waitThenRun(State waiting, Duration wait) {
-        if (!engine.isRunning() || control.isCancelled()) {
+        if (!context.assigner().isRunning() || control.isCancelled()) {
             giveUp(cancellation());
             return;
         }
         state = waiting;
         try {
-            pendingAttempt = engine.scheduler().schedule(this::runNow, wait);
+            pendingAttempt = context.scheduler().schedule(this::runNow, wait);
         } catch (RejectedExecutionException e) {
             giveUp(new FencedRoundException("no timer to wait on", e));
         }
     }
 
-    /**
-     * How long to pause before the next round of the same hand-out, or null to hand the table back. A busy
-     * table is kept, one round every half freshness, instead of waiting a full freshness for the coordinator
-     * to offer it again; but not after the last round (see the class comment), for at most the max hold per
-     * hand-out, and until no record came for a full freshness (at least a second) since the last record or,
-     * before the first, since the hand-out.
-     */
+    /** How long to pause before the next round of the same hand-out, or null to hand the table back. */
     @Nullable
     private Duration continuousPause(RoundResult result) {
-        Duration freshness = control.maxDuration();
-        Instant now = engine.clock().instant();
+        Instant now = context.clock().instant();
         if (result.records() > 0) {
             lastRecordsAt = now;
         }
-        if (!engine.settings().continuous()
-                || !engine.isRunning()
-                || control.isCancelled()
-                || freshness == null
-                || quietFor(now, max(freshness, MIN_QUIET_BEFORE_HAND_BACK))
-                || lastRound
-                || Duration.between(heldSince, now).compareTo(engine.settings().continuousMaxHold()) >= 0) {
+        if (!context.assigner().isRunning() || control.isCancelled()) {
             return null;
         }
-        if (result.forceFinished()) {
-            return Duration.ZERO;
-        }
-        Duration pause = freshness.dividedBy(2).minus(result.duration());
-        return pause.isNegative() ? Duration.ZERO : pause;
-    }
-
-    /**
-     * Whether this hand-out brought no record for {@code quiet}, counted from the hand-out itself until a record
-     * came: a table taken before its writer starts (a service starting up, a table just created) is kept through
-     * its first empty rounds, instead of going back and being offered again only a freshness later.
-     */
-    private boolean quietFor(Instant now, Duration quiet) {
-        Instant last = lastRecordsAt;
-        return Duration.between(last != null ? last : heldSince, now).compareTo(quiet) >= 0;
-    }
-
-    private static Duration max(Duration a, Duration b) {
-        return a.compareTo(b) >= 0 ? a : b;
+        return continuous.pause(new ContinuousHold.Round(control.maxDuration(), heldSince, lastRecordsAt, now,
+                lastRound, result.forceFinished(), result.duration()));
     }
 
     /** Hands the table back as failed, telling the listener it is lost to this instance. Called holding the lock. */
@@ -380,7 +333,7 @@ final class HeldTable {
         }
         LOG.info("Gave up table {}: {}", assignment, ErrorMessages.describe(why));
         try {
-            engine.listener().roundFailed(assignment, why, FailureKind.LOST, null);
+            context.listener().roundFailed(assignment, why, FailureKind.LOST, null);
         } finally {
             release(true, false);
         }
@@ -410,7 +363,7 @@ final class HeldTable {
             pendingAttempt.cancel();
             pendingAttempt = null;
         }
-        engine.released(this, failed, forceFinished);
+        context.assigner().released(this, failed, forceFinished);
     }
 
     private void logFailure(FailureKind kind, Duration wait, String reason) {

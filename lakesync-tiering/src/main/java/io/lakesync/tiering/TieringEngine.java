@@ -52,15 +52,12 @@ final class TieringEngine {
     private static final Logger LOG = LoggerFactory.getLogger(TieringEngine.class);
 
     private final TieringCoordinator coordinator;
-    private final RoundRunner rounds;
-    private final Function<Throwable, FailureKind> classifier;
     private final EngineScheduler scheduler;
     private final InFlightJournal journal;
-    private final TieringListener listener;
     private final EngineSettings settings;
-    private final QuotaAdmission admission;
     private final Clock clock;
     private final Instant startedAt;
+    private final HeldTableContext tableContext;
     private final Map<Long, HeldTable> held = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Report> reports = new ConcurrentLinkedQueue<>();
     private final Object wakeUp = new Object();
@@ -87,15 +84,13 @@ final class TieringEngine {
             QuotaAdmission admission,
             Clock clock) {
         this.coordinator = coordinator;
-        this.rounds = rounds;
-        this.classifier = classifier;
         this.scheduler = scheduler;
         this.journal = journal;
-        this.listener = listener;
         this.settings = settings;
-        this.admission = admission;
         this.clock = clock;
         this.startedAt = clock.instant();
+        this.tableContext = new HeldTableContext(
+                clock, settings, scheduler, rounds, classifier, listener, admission, new HoldSide());
     }
 
     /**
@@ -191,59 +186,39 @@ final class TieringEngine {
         wake();
     }
 
-    // --- what HeldTable uses
-
     boolean isRunning() {
         return running;
     }
 
-    boolean otherTablesWaiting() {
-        return otherTablesWaiting;
-    }
+    /** The engine's side of a hold, as {@link HeldTable} sees it. */
+    private final class HoldSide implements HeldTableContext.Assigner {
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
 
-    /** A held table's round ended and freed its worker: ask the coordinator for a table now, not at the next poll. */
-    void workerFreed() {
-        wake();
-    }
+        @Override
+        public boolean otherTablesWaiting() {
+            return otherTablesWaiting;
+        }
 
-    /** How many heartbeats so far asked for a table (and so refreshed {@link #otherTablesWaiting()}). */
-    long tableRequests() {
-        return tableRequests.get();
-    }
+        @Override
+        public long tableRequests() {
+            return tableRequests.get();
+        }
 
-    Clock clock() {
-        return clock;
-    }
+        @Override
+        public void workerFreed() {
+            wake();
+        }
 
-    EngineSettings settings() {
-        return settings;
-    }
-
-    EngineScheduler scheduler() {
-        return scheduler;
-    }
-
-    RoundRunner rounds() {
-        return rounds;
-    }
-
-    FailureKind classify(Throwable failure) {
-        return classifier.apply(failure);
-    }
-
-    TieringListener listener() {
-        return listener;
-    }
-
-    QuotaAdmission admission() {
-        return admission;
-    }
-
-    /** A held table left: report it with the next heartbeat. Only removes its own hold, never a newer one. */
-    void released(HeldTable table, boolean failed, boolean forceFinished) {
-        held.remove(table.assignment().tableId(), table);
-        reports.add(new Report(table.assignment().epoch(), failed, forceFinished));
-        wake();
+        /** Only removes the table's own hold, never a newer one. */
+        @Override
+        public void released(HeldTable table, boolean failed, boolean forceFinished) {
+            held.remove(table.assignment().tableId(), table);
+            reports.add(new Report(table.assignment().epoch(), failed, forceFinished));
+            wake();
+        }
     }
 
     // --- the protocol
@@ -344,7 +319,7 @@ final class TieringEngine {
     }
 
     private void take(TableAssignment assignment) {
-        HeldTable table = new HeldTable(this, assignment);
+        HeldTable table = new HeldTable(tableContext, assignment);
         held.put(assignment.tableId(), table);
         LOG.info("Took table {} from the coordinator", assignment);
         table.start();
