@@ -80,7 +80,7 @@ final class WebhookChannel implements NotificationChannel {
                         return CompletableFuture.completedFuture(new DeliveryOutcome(false, attempt,
                                 detail + " after " + attempt + " attempt(s)"));
                     }
-                    Duration backoff = settings.backoffAfter(attempt);
+                    Duration backoff = settings.retries().delay(attempt);
                     LOG.debug("Webhook {} answered event {} with {}; retrying in {}",
                             name, event.id(), detail, backoff);
                     Executor delayed =

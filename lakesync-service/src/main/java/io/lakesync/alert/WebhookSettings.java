@@ -3,6 +3,7 @@ package io.lakesync.alert;
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.retry.RetryBackoff;
 import java.time.Duration;
 
 /**
@@ -36,12 +37,8 @@ public record WebhookSettings(int maxAttempts, Duration initialBackoff, Duration
                 config.get(LakeSyncOptions.ALERT_WEBHOOK_TIMEOUT));
     }
 
-    /** The wait before attempt {@code attempt + 1}, after {@code attempt} failed ones. */
-    Duration backoffAfter(int attempt) {
-        Duration backoff = initialBackoff;
-        for (int i = 1; i < attempt && backoff.compareTo(MAX_BACKOFF) < 0; i++) {
-            backoff = backoff.multipliedBy(2);
-        }
-        return backoff.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff;
+    /** The waits between attempts: doubling from {@code initialBackoff} up to {@link #MAX_BACKOFF}, jittered. */
+    RetryBackoff retries() {
+        return RetryBackoff.jittered(initialBackoff, MAX_BACKOFF);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.retry.RetryBackoff;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,13 +25,14 @@ class WebhookSettingsTest {
     }
 
     @Test
-    void backoffDoublesUpToFiveMinutes() {
+    void retriesDoubleUpToFiveMinutesWithJitter() {
         WebhookSettings settings = new WebhookSettings(20, Duration.ofSeconds(1), Duration.ofSeconds(1));
 
-        assertThat(settings.backoffAfter(1)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(settings.backoffAfter(2)).isEqualTo(Duration.ofSeconds(2));
-        assertThat(settings.backoffAfter(4)).isEqualTo(Duration.ofSeconds(8));
-        assertThat(settings.backoffAfter(19)).isEqualTo(Duration.ofMinutes(5));
+        RetryBackoff retries = settings.retries();
+        assertThat(retries.initial()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(retries.max()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(retries.delay(4)).isBetween(Duration.ofMillis(6400), Duration.ofMillis(9600));
+        assertThat(retries.delay(19)).isBetween(Duration.ofMinutes(4), Duration.ofMinutes(5));
     }
 
     @Test

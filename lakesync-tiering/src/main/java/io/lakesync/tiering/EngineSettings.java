@@ -2,8 +2,8 @@ package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.retry.RetryBackoff;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The engine's settings, read and checked once from the configuration.
@@ -34,10 +34,9 @@ record EngineSettings(
         return new EngineSettings(
                 workers,
                 config.get(LakeSyncOptions.TIERING_POLL_INTERVAL),
-                new RetryBackoff(
+                RetryBackoff.jittered(
                         config.get(LakeSyncOptions.TIERING_RETRY_INITIAL_BACKOFF),
-                        config.get(LakeSyncOptions.TIERING_RETRY_MAX_BACKOFF),
-                        () -> ThreadLocalRandom.current().nextDouble()),
+                        config.get(LakeSyncOptions.TIERING_RETRY_MAX_BACKOFF)),
                 config.get(LakeSyncOptions.TIERING_BLOCKED_RECHECK_INTERVAL),
                 config.get(LakeSyncOptions.TIERING_CONTINUOUS),
                 config.get(LakeSyncOptions.TIERING_CONTINUOUS_MAX_HOLD),

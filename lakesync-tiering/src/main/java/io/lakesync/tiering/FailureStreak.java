@@ -1,5 +1,6 @@
 package io.lakesync.tiering;
 
+import io.lakesync.retry.RetryBackoff;
 import java.time.Duration;
 import javax.annotation.Nullable;
 

@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.retry.RetryBackoff;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.retry.RetryBackoff;
 import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundUsage;

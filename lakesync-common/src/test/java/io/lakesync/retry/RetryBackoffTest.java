@@ -1,4 +1,4 @@
-package io.lakesync.tiering;
+package io.lakesync.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,13 +1,20 @@
-package io.lakesync.tiering;
+package io.lakesync.retry;
 
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /**
- * Exponential backoff with jitter for a failing table: {@code initial * 2^(attempt-1)}, capped at
- * {@code max}, then scaled by a random factor in [0.8, 1.2) so failing tables do not retry in lockstep.
+ * Exponential backoff with jitter, the one retry rule of lakesync (failing tables, webhook deliveries):
+ * {@code initial * 2^(attempt-1)}, capped at {@code max}, then scaled by a random factor in [0.8, 1.2) so that
+ * what failed together does not retry in lockstep.
  */
 public record RetryBackoff(Duration initial, Duration max, DoubleSupplier random) {
+
+    /** Backoff with a random jitter. */
+    public static RetryBackoff jittered(Duration initial, Duration max) {
+        return new RetryBackoff(initial, max, () -> ThreadLocalRandom.current().nextDouble());
+    }
 
     /** The wait before retry number {@code attempt} (1 for the first retry). */
     public Duration delay(int attempt) {
