@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.lakesync.state.AuditEntry;
-import io.lakesync.state.ManualClock;
 import io.lakesync.state.StateStore;
+import io.lakesync.testing.ManualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

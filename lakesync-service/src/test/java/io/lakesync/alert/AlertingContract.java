@@ -6,8 +6,8 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.metrics.TableMetric;
-import io.lakesync.state.ManualClock;
 import io.lakesync.state.StateStore;
+import io.lakesync.testing.ManualClock;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.local.ClusterTest;
-import io.lakesync.state.ManualClock;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
 import io.lakesync.status.ActivityChange;
+import io.lakesync.testing.ManualClock;
 import io.lakesync.tiering.coordinator.TableAssignment;
 import io.lakesync.tiering.coordinator.TableEpoch;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.lakesync.cluster;
 
-import io.lakesync.state.ManualClock;
 import io.lakesync.state.StateStore;
+import io.lakesync.testing.ManualClock;
 import java.time.Duration;
 
 /** Time passing for what the database stamped, in tests: the stamps are aged, as its own clock cannot be moved. */

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.local.ClusterTest;
-import io.lakesync.state.ManualClock;
 import io.lakesync.state.PostgresServer;
 import io.lakesync.state.StateStore;
+import io.lakesync.testing.ManualClock;
 import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.ClaimLedger;
 import io.lakesync.tiering.capacity.QuotaAdmission;

@@ -10,7 +10,7 @@ import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.metrics.MetricsRoutes;
 import io.lakesync.metrics.TableMetricsCollector;
-import io.lakesync.state.ManualClock;
+import io.lakesync.testing.ManualClock;
 import io.lakesync.tiering.EngineHealth;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -13,6 +13,7 @@ import io.lakesync.status.TableObserver;
 import io.lakesync.status.TableState;
 import io.lakesync.status.TableStatus;
 import io.lakesync.status.TableStatusTracker;
+import io.lakesync.testing.ManualClock;
 import io.lakesync.tiering.capacity.RoundUsage;
 import io.lakesync.tiering.connection.Deadline;
 import io.lakesync.tiering.coordinator.TableAssignment;

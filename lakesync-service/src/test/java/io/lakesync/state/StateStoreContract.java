@@ -3,6 +3,7 @@ package io.lakesync.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.testing.ManualClock;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.lakesync.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.state.ManualClock;
+import io.lakesync.testing.ManualClock;
 import io.lakesync.tiering.connection.Deadline;
 import java.net.ConnectException;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package io.lakesync.switches;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
-import io.lakesync.state.ManualClock;
 import io.lakesync.state.StateStore;
+import io.lakesync.testing.ManualClock;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;

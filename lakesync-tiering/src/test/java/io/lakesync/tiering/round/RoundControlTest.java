@@ -3,13 +3,15 @@ package io.lakesync.tiering.round;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.testing.ManualClock;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /** The round's time budget runs from the start of reading, not from the start of the round. */
 class RoundControlTest {
 
-    private final StepClock clock = new StepClock();
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T12:00:00Z"));
     private final RoundControl control = new RoundControl(clock, Duration.ofSeconds(3));
 
     @Test

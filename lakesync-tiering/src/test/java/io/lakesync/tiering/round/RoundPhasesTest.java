@@ -2,12 +2,14 @@ package io.lakesync.tiering.round;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.testing.ManualClock;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class RoundPhasesTest {
 
-    private final StepClock clock = new StepClock();
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-11-30T12:00:00Z"));
 
     @Test
     void eachPhaseLastsFromTheEndOfThePreviousOneAndRepeatedPhasesAddUp() {

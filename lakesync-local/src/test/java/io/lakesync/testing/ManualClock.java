@@ -1,4 +1,4 @@
-package io.lakesync.state;
+package io.lakesync.testing;
 
 import java.time.Clock;
 import java.time.Duration;
