@@ -3,7 +3,7 @@ package io.lakesync.migrate;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.migrate.FlinkRestClient.FlinkUnreachableException;
-import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.fluss.tiering.FlussTieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.verify.TableVerifier;

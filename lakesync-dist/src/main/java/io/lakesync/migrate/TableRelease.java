@@ -1,9 +1,9 @@
 package io.lakesync.migrate;
 
-import io.lakesync.tiering.coordinator.HeartbeatRequest;
-import io.lakesync.tiering.coordinator.HeartbeatResponse;
-import io.lakesync.tiering.coordinator.TableEpoch;
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.HeartbeatRequest;
+import io.lakesync.fluss.tiering.HeartbeatResponse;
+import io.lakesync.fluss.tiering.TableEpoch;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

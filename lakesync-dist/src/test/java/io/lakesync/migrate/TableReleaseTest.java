@@ -2,7 +2,7 @@ package io.lakesync.migrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.coordinator.TableEpoch;
+import io.lakesync.fluss.tiering.TableEpoch;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package io.lakesync.catalog;
 
-import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
+import io.lakesync.fluss.tiering.FlussTieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.retained.AdoptionRefusedException;
 import io.lakesync.tiering.retained.LakeTableAdoption;

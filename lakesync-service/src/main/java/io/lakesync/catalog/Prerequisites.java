@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.Deadline;
 import io.lakesync.tiering.lake.LakeTables;
 import java.time.Duration;
 import org.apache.fluss.client.admin.Admin;

@@ -1,8 +1,8 @@
 package io.lakesync.cluster;
 
-import io.lakesync.tiering.coordinator.HeartbeatRequest;
-import io.lakesync.tiering.coordinator.TableEpoch;
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.HeartbeatRequest;
+import io.lakesync.fluss.tiering.TableEpoch;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.lakesync.status;
 
-import io.lakesync.tiering.columnar.BucketHeads;
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.BucketHeads;
+import io.lakesync.fluss.Deadline;
 import io.lakesync.tiering.lake.LakeTables;
 import java.time.Clock;
 import java.time.Duration;

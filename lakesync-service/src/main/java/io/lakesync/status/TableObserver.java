@@ -1,7 +1,7 @@
 package io.lakesync.status;
 
 import io.lakesync.config.LakeSyncOptions;
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.Deadline;
 import io.lakesync.errors.ErrorMessages;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.lakesync.status;
 
 import io.lakesync.state.BatchedWriter;
 import io.lakesync.tiering.FailureKind;
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.Deadline;
 import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.TieringListener;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.maintenance.MaintenanceReport;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Clock;

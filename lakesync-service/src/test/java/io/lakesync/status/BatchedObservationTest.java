@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.TieringTestBase;
-import io.lakesync.tiering.columnar.BucketHeads;
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.BucketHeads;
+import io.lakesync.fluss.Deadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.lakesync.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.Deadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package io.lakesync.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.testing.ManualClock;
-import io.lakesync.tiering.connection.Deadline;
+import io.lakesync.fluss.Deadline;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lakesync.state.StateStore;
 import io.lakesync.state.StateStoreException;
 import io.lakesync.tiering.capacity.RoundUsage;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -4,7 +4,7 @@ import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundMeter;
 import io.lakesync.tiering.capacity.RoundUsage;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.round.FencedRoundException;
 import io.lakesync.tiering.round.RoundControl;
 import io.lakesync.tiering.round.RoundResult;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering;
 
-import io.lakesync.tiering.coordinator.TableEpoch;
+import io.lakesync.fluss.tiering.TableEpoch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.round.RoundControl;
 import io.lakesync.tiering.round.RoundResult;
 

@@ -2,11 +2,11 @@ package io.lakesync.tiering;
 
 import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.capacity.QuotaAdmission;
-import io.lakesync.tiering.coordinator.HeartbeatRequest;
-import io.lakesync.tiering.coordinator.HeartbeatResponse;
-import io.lakesync.tiering.coordinator.TableAssignment;
-import io.lakesync.tiering.coordinator.TableEpoch;
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.HeartbeatRequest;
+import io.lakesync.fluss.tiering.HeartbeatResponse;
+import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.fluss.tiering.TableEpoch;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

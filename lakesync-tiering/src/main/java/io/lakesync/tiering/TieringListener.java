@@ -1,7 +1,7 @@
 package io.lakesync.tiering;
 
 import io.lakesync.tiering.capacity.RoundUsage;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.maintenance.MaintenanceReport;
 import io.lakesync.tiering.round.RoundResult;
 import java.time.Duration;

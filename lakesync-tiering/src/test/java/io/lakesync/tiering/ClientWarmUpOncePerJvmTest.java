@@ -2,7 +2,7 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.round.LatestOffsets;
+import io.lakesync.fluss.LatestOffsets;
 import io.lakesync.tiering.warmup.ClientWarmUp;
 import java.time.Clock;
 import java.time.Duration;

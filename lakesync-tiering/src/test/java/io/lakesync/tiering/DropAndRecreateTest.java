@@ -2,7 +2,7 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.round.RoundHooks;
 import io.lakesync.tiering.round.RoundStage;
 import java.time.Clock;

@@ -4,7 +4,7 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

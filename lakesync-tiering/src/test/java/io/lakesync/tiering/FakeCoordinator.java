@@ -1,11 +1,11 @@
 package io.lakesync.tiering;
 
-import io.lakesync.tiering.coordinator.HeartbeatRequest;
-import io.lakesync.tiering.coordinator.HeartbeatResponse;
-import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
-import io.lakesync.tiering.coordinator.TableAssignment;
-import io.lakesync.tiering.coordinator.TableEpoch;
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.HeartbeatRequest;
+import io.lakesync.fluss.tiering.HeartbeatResponse;
+import io.lakesync.fluss.tiering.LakeSnapshotCommit;
+import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.fluss.tiering.TableEpoch;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

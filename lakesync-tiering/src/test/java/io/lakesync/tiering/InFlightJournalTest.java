@@ -3,7 +3,7 @@ package io.lakesync.tiering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakesync.tiering.coordinator.TableEpoch;
+import io.lakesync.fluss.tiering.TableEpoch;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,9 +3,9 @@ package io.lakesync.tiering;
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
-import io.lakesync.tiering.coordinator.HeartbeatRequest;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.FlussTieringCoordinator;
+import io.lakesync.fluss.tiering.HeartbeatRequest;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.round.CommitRefusedException;
 import io.lakesync.tiering.round.FencedRoundException;

@@ -5,7 +5,7 @@ import static io.lakesync.local.Eventually.waitFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakesync.tiering.connection.ReconnectingConnection;
+import io.lakesync.fluss.ReconnectingConnection;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.round.RoundHooks;
 import java.time.Clock;
 import java.time.Duration;

@@ -11,10 +11,10 @@ import static io.lakesync.tiering.RecreatedTables.recreate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lakesync.tiering.coordinator.FlussTieringCoordinator;
-import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
-import io.lakesync.tiering.coordinator.TableAssignment;
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.FlussTieringCoordinator;
+import io.lakesync.fluss.tiering.LakeSnapshotCommit;
+import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.lake.TieringSnapshot;

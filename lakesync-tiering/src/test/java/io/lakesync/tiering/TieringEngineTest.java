@@ -6,7 +6,7 @@ import io.lakesync.retry.RetryBackoff;
 import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundUsage;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
 import io.lakesync.tiering.round.BucketProgress;
 import io.lakesync.tiering.round.FencedRoundException;

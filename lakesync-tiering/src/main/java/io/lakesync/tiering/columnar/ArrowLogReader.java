@@ -1,6 +1,6 @@
 package io.lakesync.tiering.columnar;
 
-import io.lakesync.tiering.connection.ReconnectingConnection;
+import io.lakesync.fluss.ReconnectingConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -3,7 +3,7 @@ package io.lakesync.tiering.maintenance;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.errors.ErrorMessages;
 import io.lakesync.tiering.TieringListener;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundResult;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.retained;
 
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.TieringSnapshot;

@@ -1,7 +1,7 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.tiering.LakeSnapshotCommit;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.TieringSnapshot;

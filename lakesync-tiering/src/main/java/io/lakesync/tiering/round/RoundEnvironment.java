@@ -1,6 +1,7 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.tiering.coordinator.TieringCoordinator;
+import io.lakesync.fluss.TableInfos;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import java.nio.file.Path;
 import java.time.Clock;

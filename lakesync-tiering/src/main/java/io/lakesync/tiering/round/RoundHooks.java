@@ -1,6 +1,6 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 
 /** Called as a round passes each {@link RoundStage}; how failures at exact points are caused in tests. */
 @FunctionalInterface

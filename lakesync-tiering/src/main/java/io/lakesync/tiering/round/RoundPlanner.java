@@ -1,5 +1,6 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.fluss.LatestOffsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.tiering.TableAssignment;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

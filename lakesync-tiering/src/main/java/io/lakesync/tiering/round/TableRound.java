@@ -1,12 +1,13 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.fluss.LatestOffsets;
 import io.lakesync.tiering.columnar.ArrowLogReader;
 import io.lakesync.tiering.columnar.write.ColumnarWriters;
-import io.lakesync.tiering.connection.ReconnectingConnection;
-import io.lakesync.tiering.coordinator.HeartbeatRequest;
-import io.lakesync.tiering.coordinator.HeartbeatResponse;
-import io.lakesync.tiering.coordinator.LakeSnapshotCommit;
-import io.lakesync.tiering.coordinator.TableAssignment;
+import io.lakesync.fluss.ReconnectingConnection;
+import io.lakesync.fluss.tiering.HeartbeatRequest;
+import io.lakesync.fluss.tiering.HeartbeatResponse;
+import io.lakesync.fluss.tiering.LakeSnapshotCommit;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
 import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.warmup;
 
-import io.lakesync.tiering.round.LatestOffsets;
+import io.lakesync.fluss.LatestOffsets;
 import io.lakesync.tiering.round.RoundPlanner;
 import java.time.Clock;
 import java.time.Duration;

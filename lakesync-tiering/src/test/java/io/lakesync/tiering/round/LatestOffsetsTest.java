@@ -3,8 +3,9 @@ package io.lakesync.tiering.round;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.fluss.LatestOffsets;
 import io.lakesync.tiering.TieringTestBase;
-import io.lakesync.tiering.connection.ReconnectingConnection;
+import io.lakesync.fluss.ReconnectingConnection;
 import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.util.List;

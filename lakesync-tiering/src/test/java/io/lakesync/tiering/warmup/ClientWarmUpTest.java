@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.TieringTestBase;
-import io.lakesync.tiering.round.LatestOffsets;
+import io.lakesync.fluss.LatestOffsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
-package io.lakesync.tiering.coordinator;
+package io.lakesync.fluss.tiering;
 
-import io.lakesync.tiering.connection.ReconnectingConnection;
+import io.lakesync.fluss.ReconnectingConnection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.lakesync.tiering.connection;
+package io.lakesync.fluss;
 
 import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;

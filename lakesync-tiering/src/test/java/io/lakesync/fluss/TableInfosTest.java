@@ -1,4 +1,4 @@
-package io.lakesync.tiering.round;
+package io.lakesync.fluss;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.lakesync.tiering.connection;
+package io.lakesync.fluss;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;

@@ -1,4 +1,4 @@
-package io.lakesync.tiering.connection;
+package io.lakesync.fluss;
 
 import io.lakesync.errors.ErrorMessages;
 import java.lang.reflect.InvocationHandler;

@@ -1,4 +1,4 @@
-package io.lakesync.tiering.coordinator;
+package io.lakesync.fluss.tiering;
 
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.lakesync.tiering.coordinator;
+package io.lakesync.fluss.tiering;
 
 /** A table id with the tiering epoch under which this instance holds it. */
 public record TableEpoch(long tableId, long tieringEpoch) {}

@@ -1,4 +1,4 @@
-package io.lakesync.tiering.connection;
+package io.lakesync.fluss;
 
 import java.io.IOException;
 import java.net.InetAddress;

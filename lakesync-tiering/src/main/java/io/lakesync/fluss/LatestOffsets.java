@@ -1,7 +1,7 @@
-package io.lakesync.tiering.round;
+package io.lakesync.fluss;
 
-import io.lakesync.tiering.columnar.BucketHeads;
-import io.lakesync.tiering.connection.ReconnectingConnection;
+import io.lakesync.fluss.BucketHeads;
+import io.lakesync.fluss.ReconnectingConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
-package io.lakesync.tiering.columnar;
+package io.lakesync.fluss;
 
-import io.lakesync.tiering.connection.Deadline;
-import io.lakesync.tiering.connection.ReconnectingConnection;
+import io.lakesync.fluss.Deadline;
+import io.lakesync.fluss.ReconnectingConnection;
 import io.lakesync.errors.ErrorMessages;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
-package io.lakesync.tiering.round;
+package io.lakesync.fluss;
 
-import io.lakesync.tiering.columnar.BucketHeads;
+import io.lakesync.fluss.BucketHeads;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
