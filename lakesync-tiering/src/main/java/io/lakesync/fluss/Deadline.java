@@ -26,6 +26,12 @@ public final class Deadline {
         return thread;
     });
 
+    /**
+     * What one Fluss request of a round may take before the round fails and is retried: long enough for a
+     * tablet server busy with a large fetch, short against the coordinator's 2-minute tiering timeout.
+     */
+    public static final Duration ROUND_REQUEST = Duration.ofSeconds(60);
+
     private final Duration budget;
     private final long endNanos;
 

@@ -2,7 +2,6 @@ package io.lakesync.fluss;
 
 import io.lakesync.fluss.BucketHeads;
 import io.lakesync.fluss.ReconnectingConnection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -47,7 +46,6 @@ public final class LatestOffsets {
 
     /** Attempts per call; each one after the first refreshes the table's metadata first. */
     static final int MAX_ATTEMPTS = 3;
-    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
     private final Connection connection;
 
@@ -135,7 +133,7 @@ public final class LatestOffsets {
         Map<Integer, Long> offsets = new HashMap<>();
         for (CompletableFuture<ListOffsetsResponse> answer : answers.values()) {
             for (PbListOffsetsRespForBucket bucket :
-                    answer.get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).getBucketsRespsList()) {
+                    answer.get(Deadline.ROUND_REQUEST.toMillis(), TimeUnit.MILLISECONDS).getBucketsRespsList()) {
                 if (bucket.hasErrorCode()) {
                     throw ApiError.fromErrorMessage(bucket).exception();
                 }

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.fluss.Deadline;
 import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeReadability;
@@ -74,12 +75,14 @@ final class ReadableSnapshotCatchUp {
                 new LakeSnapshotCommit(table.getTableId(), newest, offsetsPath, Map.of(), Map.of(), true));
         LOG.info("Table {}: compacted Paimon snapshot {} registered as readable at the offsets of lake snapshot {}",
                 table.getTablePath(), newest, tieredId);
-        return admin.getLatestLakeSnapshot(table.getTablePath()).get();
+        return Deadline.in(Deadline.ROUND_REQUEST).await(
+                admin.getLatestLakeSnapshot(table.getTablePath()), "the latest lake snapshot of " + table.getTablePath());
     }
 
     private long readableId(TableInfo table) throws Exception {
         try {
-            return admin.getReadableLakeSnapshot(table.getTablePath()).get().getSnapshotId();
+            return Deadline.in(Deadline.ROUND_REQUEST).await(admin.getReadableLakeSnapshot(table.getTablePath()),
+                    "the readable lake snapshot of " + table.getTablePath()).getSnapshotId();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
                 return -1;
