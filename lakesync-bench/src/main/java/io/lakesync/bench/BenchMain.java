@@ -71,8 +71,8 @@ public final class BenchMain implements Callable<Integer> {
             + "one is queued; wall and CPU count from then; start-up and warm-up are reported apart).")
     boolean cold;
 
-    @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table. Defaults: "
-            + "min(--rows, 500000) (backfills), --rows (many-tables).")
+    @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table (default: "
+            + "--rows).")
     Long warmRows;
 
     @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 1 (backfills), "

@@ -12,7 +12,6 @@ public enum ScenarioKind {
     MANY_TABLES("many-tables", 1_000, 1, Duration.ofMinutes(10), 200);
 
     static final Duration WARM_MAX_FRESHNESS = Duration.ofMinutes(1);
-    private static final long WARM_ROWS = 500_000;
     private static final int WARM_TABLES = 50;
 
     private final String label;
@@ -55,9 +54,13 @@ public enum ScenarioKind {
         return warm && defaultFreshness.compareTo(WARM_MAX_FRESHNESS) > 0 ? WARM_MAX_FRESHNESS : defaultFreshness;
     }
 
-    /** Warm mode: rows (or operations) of each warm-up table unless given. */
+    /**
+     * Warm mode: rows (or operations) of each warm-up table unless given: as many as the timed table's, so that each
+     * contender has run the very workload it is timed on once before the clock (a smaller warm-up leaves whichever
+     * contender compiles more code, or compiles later, partly cold).
+     */
     public long defaultWarmRows(long rows) {
-        return this == MANY_TABLES ? rows : Math.min(rows, WARM_ROWS);
+        return rows;
     }
 
     /** Warm mode: warm-up tables unless given (many-tables: some of the same small tables; else one). */
