@@ -71,11 +71,11 @@ public final class BenchMain implements Callable<Integer> {
             + "one is queued; wall and CPU count from then; start-up and warm-up are reported apart).")
     boolean cold;
 
-    @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table (default: "
-            + "--rows).")
+    @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table. Defaults: "
+            + "--rows / 4 (backfills: four tables), --rows (many-tables).")
     Long warmRows;
 
-    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 1 (backfills), "
+    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 4 (backfills), "
             + "min(--tables, 50) (many-tables).")
     Integer warmTables;
 

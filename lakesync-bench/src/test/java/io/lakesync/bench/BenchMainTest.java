@@ -41,7 +41,7 @@ class BenchMainTest {
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         assertThat(parse("--scenario", "steady", "--contenders", "A,B").contenders())
                 .containsExactly(Contender.A, Contender.B);
-        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(1_000_000, 1));
+        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(250_000, 4));
         assertThat(log.timedFromLaunch()).isFalse();
         BenchSettings cold = parse("--scenario", "backfill-log", "--cold");
         assertThat(cold.warm()).isNull();
@@ -53,10 +53,10 @@ class BenchMainTest {
     @Test
     void warmModeSizesItsWarmUpAndShortensTheLongDefaultFreshness() {
         BenchSettings log = parse("--scenario", "backfill-log", "--rows", "5000000");
-        assertThat(log.warm()).as("the timed workload's size").isEqualTo(new BenchSettings.Warm(5_000_000, 1));
+        assertThat(log.warm()).as("the timed workload, in four tables").isEqualTo(new BenchSettings.Warm(1_250_000, 4));
         assertThat(log.freshness()).as("a parked table waits one freshness").isEqualTo(Duration.ofMinutes(1));
         assertThat(parse("--scenario", "backfill-log", "--rows", "1000").warm().rowsPerTable())
-                .isEqualTo(1000);
+                .isEqualTo(250);
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         BenchSettings many = parse("--scenario", "many-tables", "--warm-tables", "20");
         assertThat(many.warm()).isEqualTo(new BenchSettings.Warm(1_000, 20));
