@@ -48,7 +48,7 @@ public final class BenchMain implements Callable<Integer> {
     Integer buckets;
 
     @Option(names = "--freshness", description = "Table freshness 'table.datalake.freshness'. Defaults: 10min "
-            + "(backfill-log, many-tables: no round is force-finished mid-backfill; 1min with --warm), 5s "
+            + "(backfill-log, many-tables: no round is force-finished mid-backfill; 1min in warm mode), 5s "
             + "(backfill-pk), 30s (steady).")
     String freshness;
 
@@ -65,17 +65,17 @@ public final class BenchMain implements Callable<Integer> {
             description = "steady: lag samples of this first part of --duration are not counted (default 0s).")
     String warmUp;
 
-    @Option(names = "--warm", description = "Warm mode (backfill-log, backfill-pk, many-tables): each contender first "
-            + "syncs a warm-up workload of the same shape in the same JVM, then the timed one is queued; wall, CPU "
-            + "and lag count from then. Start-up and warm-up CPU are reported apart. Default: cold (the timed "
-            + "workload is a fresh JVM's first).")
-    boolean warm;
+    @Option(names = "--cold", description = "Cold mode (backfill-log, backfill-pk, many-tables): the timed workload is "
+            + "a fresh JVM's first, and wall and CPU count from the contender's launch (start-up included). Default: "
+            + "warm (each contender first syncs a warm-up workload of the same shape in the same JVM, then the timed "
+            + "one is queued; wall and CPU count from then; start-up and warm-up are reported apart).")
+    boolean cold;
 
     @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table. Defaults: "
-            + "min(--rows, 500000) (backfills), --rows (many-tables).")
+            + "--rows / 4 (backfills: four tables), --rows (many-tables).")
     Long warmRows;
 
-    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 1 (backfills), "
+    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 4 (backfills), "
             + "min(--tables, 50) (many-tables).")
     Integer warmTables;
 
@@ -126,8 +126,14 @@ public final class BenchMain implements Callable<Integer> {
         ScenarioKind kind = ScenarioKind.fromLabel(scenario);
         long rowCount = rows != null ? rows : kind.defaultRows();
         int tableCount = tables != null ? tables : kind.defaultTables();
+        boolean warm = !cold && kind != ScenarioKind.STEADY;
         if (!warm && (warmRows != null || warmTables != null)) {
-            throw new IllegalArgumentException("--warm-rows and --warm-tables apply with --warm only.");
+            throw new IllegalArgumentException("--warm-rows and --warm-tables apply to warm mode only (backfill-log, "
+                    + "backfill-pk and many-tables without --cold).");
+        }
+        if (cold && kind == ScenarioKind.STEADY) {
+            throw new IllegalArgumentException("--cold applies to backfill-log, backfill-pk and many-tables; steady "
+                    + "always starts cold and leaves out its first lag samples instead (--warm-up).");
         }
         BenchSettings.Warm warmUpSize = warm ? new BenchSettings.Warm(
                 warmRows != null ? warmRows : kind.defaultWarmRows(rowCount),

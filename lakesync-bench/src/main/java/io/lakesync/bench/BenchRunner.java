@@ -39,13 +39,15 @@ import org.apache.fluss.metadata.TablePath;
  * bound: until DONE → CPU and peak RSS read, contender stopped (peak heap) → files counted, lake rows checked
  * → tables dropped.
  *
- * <p>Warm mode ({@code --warm}) puts a warm-up between READY and the clock:
+ * <p>Warm mode (the default of the backfills and many-tables) puts a warm-up between READY and the clock:
  * <pre>
  *   tiering: warm-up tables queued, timed tables parked ─► start ─► READY ─► warm-up synced ─► warm-up lake rows
  *            checked, its tables dropped ─► timed tables released (queued) ─► clock starts … synced
  *   bound:   warm-up and timed tables prepared ─► start ─► READY ─► its warm-up run ─► WARMED: clock starts … DONE
  * </pre>
  * CPU is read at READY (start-up), when the clock starts (start-up + warm-up) and at the end (timed window).
+ * A cold backfill or many-tables run ({@code --cold}) times from the launch instead: wall and CPU cover start-up
+ * and the sync ({@link BenchSettings#timedFromLaunch}).
  */
 public final class BenchRunner {
 
@@ -163,12 +165,13 @@ public final class BenchRunner {
                 String warmUpFailure = warmUp == null ? null : warmUp(cluster, warmUp, workload, child, toDrop);
                 RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
                         (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
-                Duration cpuBefore = child.cpu();
+                Duration cpuBefore = settings.timedFromLaunch() ? Duration.ZERO : child.cpu();
                 MachineWindow machine = MachineWindow.open();
                 Outcome outcome = warmUpFailure != null
                         ? new Outcome(false, 0, warmUpFailure, null)
                         : workload.drive(child, settings.timeout());
                 Duration cpu = child.cpu().minus(cpuBefore);
+                double wall = settings.timedFromLaunch() ? startup + outcome.wallSeconds() : outcome.wallSeconds();
                 RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
@@ -183,7 +186,7 @@ public final class BenchRunner {
                     expected = workload.expectedLakeRows().values().stream().mapToLong(Long::longValue).sum();
                 }
                 return new RunResult(contender.label(), run, outcome.finished(), outcome.note(), workload.rows(),
-                        workload.logicalBytes(), outcome.wallSeconds(), startup, seconds(cpu), peakRss,
+                        workload.logicalBytes(), wall, startup, seconds(cpu), peakRss,
                         peakHeap(stats), files, lakeRows, expected, outcome.lag(), seconds(startupCpu),
                         warmUpFigures, load);
             }
@@ -273,6 +276,10 @@ public final class BenchRunner {
                     startup = (start - launched) / 1e9;
                     startupCpu = child.cpu();
                     cpuBefore = startupCpu;
+                    if (settings.timedFromLaunch()) {
+                        start = launched;
+                        cpuBefore = Duration.ZERO;
+                    }
                     if (warmUp != null) {
                         child.await(ChildProtocol.Type.WARMED, settings.timeout());
                         long warmed = System.nanoTime();

@@ -21,7 +21,7 @@ import java.util.Map;
  * @param duration steady: how long the writer runs
  * @param warmUp steady: how long after the start lag samples are not counted (a cold contender's first hand-out)
  * @param warm warm mode: each contender first syncs this warm-up workload in the same JVM, then the timed one;
- *     null for cold runs (the timed workload is the contender's first)
+ *     null for cold runs (the timed workload is the contender's first; see {@link #timedFromLaunch})
  * @param timeout per contender run: how long a tiering may take to sync before it counts as DNF
  * @param heap max heap of every contender JVM, e.g. {@code 2g}
  * @param dataDir where the cluster and the contenders keep their data; null for a fresh temporary folder
@@ -72,7 +72,7 @@ public record BenchSettings(
         }
         if (warm != null) {
             if (scenario == ScenarioKind.STEADY) {
-                throw new IllegalArgumentException("--warm applies to backfill-log, backfill-pk and many-tables; "
+                throw new IllegalArgumentException("Warm mode applies to backfill-log, backfill-pk and many-tables; "
                         + "steady leaves out its first lag samples instead (--warm-up).");
             }
             atLeast(warm.rowsPerTable(), 1, "--warm-rows");
@@ -94,9 +94,21 @@ public record BenchSettings(
         }
     }
 
+    /**
+     * Whether the timed window of a run starts at the contender's launch rather than at READY: a cold backfill or
+     * many-tables run, whose wall and CPU then include everything a fresh JVM spends before it is caught up
+     * (JVM start, the engine's or job's start, any warm-up it runs at start-up), as after a restart.
+     */
+    public boolean timedFromLaunch() {
+        return warm == null && scenario != ScenarioKind.STEADY;
+    }
+
     /** The settings the report states next to the figures, for this scenario. */
     public Map<String, Object> reportSettings() {
         Map<String, Object> settings = new LinkedHashMap<>();
+        if (scenario != ScenarioKind.STEADY) {
+            settings.put("mode", warm != null ? "warm" : "cold (wall and CPU from launch)");
+        }
         switch (scenario) {
             case BACKFILL_LOG, BACKFILL_PK -> settings.put("rows", rows);
             case MANY_TABLES -> {

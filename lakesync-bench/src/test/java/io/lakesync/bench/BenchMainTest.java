@@ -28,7 +28,7 @@ class BenchMainTest {
         BenchSettings log = parse("--scenario", "backfill-log");
         assertThat(log.rows()).isEqualTo(1_000_000);
         assertThat(log.buckets()).isEqualTo(8);
-        assertThat(log.freshness()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(log.freshness()).as("warm: a parked table waits one freshness").isEqualTo(Duration.ofMinutes(1));
         assertThat(log.runs()).isEqualTo(3);
         assertThat(log.contenders()).containsExactly(
                 Contender.A, Contender.B, Contender.A_DEFAULT, Contender.READ_BOUND, Contender.WRITE_BOUND);
@@ -41,20 +41,26 @@ class BenchMainTest {
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         assertThat(parse("--scenario", "steady", "--contenders", "A,B").contenders())
                 .containsExactly(Contender.A, Contender.B);
-        assertThat(log.warm()).as("cold unless --warm").isNull();
+        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(250_000, 4));
+        assertThat(log.timedFromLaunch()).isFalse();
+        BenchSettings cold = parse("--scenario", "backfill-log", "--cold");
+        assertThat(cold.warm()).isNull();
+        assertThat(cold.timedFromLaunch()).as("a cold run counts its start-up").isTrue();
+        assertThat(cold.freshness()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(parse("--scenario", "steady").warm()).as("steady has its own --warm-up").isNull();
     }
 
     @Test
     void warmModeSizesItsWarmUpAndShortensTheLongDefaultFreshness() {
-        BenchSettings log = parse("--scenario", "backfill-log", "--rows", "5000000", "--warm");
-        assertThat(log.warm()).isEqualTo(new BenchSettings.Warm(500_000, 1));
+        BenchSettings log = parse("--scenario", "backfill-log", "--rows", "5000000");
+        assertThat(log.warm()).as("the timed workload, in four tables").isEqualTo(new BenchSettings.Warm(1_250_000, 4));
         assertThat(log.freshness()).as("a parked table waits one freshness").isEqualTo(Duration.ofMinutes(1));
-        assertThat(parse("--scenario", "backfill-log", "--rows", "1000", "--warm").warm().rowsPerTable())
-                .isEqualTo(1000);
-        assertThat(parse("--scenario", "backfill-pk", "--warm").freshness()).isEqualTo(Duration.ofSeconds(5));
-        BenchSettings many = parse("--scenario", "many-tables", "--warm", "--warm-tables", "20");
+        assertThat(parse("--scenario", "backfill-log", "--rows", "1000").warm().rowsPerTable())
+                .isEqualTo(250);
+        assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
+        BenchSettings many = parse("--scenario", "many-tables", "--warm-tables", "20");
         assertThat(many.warm()).isEqualTo(new BenchSettings.Warm(1_000, 20));
-        assertThat(parse("--scenario", "many-tables", "--tables", "10", "--warm").warm().tables()).isEqualTo(10);
+        assertThat(parse("--scenario", "many-tables", "--tables", "10").warm().tables()).isEqualTo(10);
         assertThat(many.reportSettings()).containsEntry("warm-up", "20 tables × 1,000 rows");
     }
 
@@ -75,11 +81,11 @@ class BenchMainTest {
         assertThatThrownBy(() -> parse("--scenario", "steady", "--rate", "0")).hasMessageContaining("--rate");
         assertThatThrownBy(() -> parse("--scenario", "steady", "--duration", "1min", "--warm-up", "1min"))
                 .hasMessageContaining("--warm-up must be at least 0 and shorter than --duration");
-        assertThatThrownBy(() -> parse("--scenario", "steady", "--warm"))
-                .hasMessageContaining("--warm applies to backfill-log, backfill-pk and many-tables");
-        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm-rows", "10"))
-                .hasMessageContaining("--warm-rows and --warm-tables apply with --warm only");
-        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm", "--warm-rows", "0"))
+        assertThatThrownBy(() -> parse("--scenario", "steady", "--cold"))
+                .hasMessageContaining("--cold applies to backfill-log, backfill-pk and many-tables");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--cold", "--warm-rows", "10"))
+                .hasMessageContaining("--warm-rows and --warm-tables apply to warm mode only");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm-rows", "0"))
                 .hasMessageContaining("--warm-rows must be at least 1");
     }
 

@@ -157,7 +157,7 @@ public final class LakeSyncOptions {
     public static final ConfigOption<Boolean> TIERING_WARM_UP =
             key("tiering.warm-up")
                     .booleanType()
-                    .defaultValue(true)
+                    .defaultValue(false)
                     .withDescription(
                             "At start-up, before the instance takes tables, run the write path once on made-up rows "
                                     + "in a throw-away warehouse under the data folder (some 300,000 rows through "
@@ -165,8 +165,10 @@ public final class LakeSyncOptions {
                                     + "ones, a first and a second into each of 32 tables), then send the Fluss cluster up to 900 read-only "
                                     + "requests a round opens with (table info, lake snapshot, latest offsets) about "
                                     + "its first 64 lake tables, so the first rounds do not pay the JVM's class "
-                                    + "loading and compilation. It adds a few "
-                                    + "seconds to start-up; a failed warm-up is logged and the instance starts cold.");
+                                    + "loading and compilation. Off by default: it costs more than it saves, since "
+                                    + "an instance started without it catches up with its tables sooner and with "
+                                    + "less CPU (lakesync-bench, cold runs); a failed warm-up is logged and the "
+                                    + "instance starts cold.");
 
     public static final ConfigOption<Duration> TIERING_BLOCKED_RECHECK_INTERVAL =
             key("tiering.blocked-recheck-interval")

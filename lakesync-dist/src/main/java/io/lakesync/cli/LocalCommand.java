@@ -77,10 +77,7 @@ final class LocalCommand implements Callable<Integer> {
             description = "With --demo: changes per second written into each table (default: ${DEFAULT-VALUE}).")
     private int demoRate;
 
-    /**
-     * The configuration the flags describe: the file, then {@code --set}, then the named flags; without
-     * {@code tiering.warm-up} among them, no warm-up.
-     */
+    /** The configuration the flags describe: the file, then {@code --set}, then the named flags. */
     LakeSyncConfig config() {
         Map<String, String> flags = new LinkedHashMap<>();
         if (flussPort != null) {
@@ -92,7 +89,7 @@ final class LocalCommand implements Callable<Integer> {
         if (tabletServers != null) {
             flags.put(LakeSyncOptions.LOCAL_TABLET_SERVERS.key(), String.valueOf(tabletServers));
         }
-        return withoutWarmUpUnlessSet(source.load(flags));
+        return source.load(flags);
     }
 
     /** Without {@code auth.tokens}, the API gets an owner token kept in the data folder, where the CLI finds it. */
@@ -101,17 +98,6 @@ final class LocalCommand implements Callable<Integer> {
             return config;
         }
         return config.with(Map.of(LakeSyncOptions.AUTH_TOKENS.key(), "local:owner:" + LocalToken.getOrCreate(dataDir)));
-    }
-
-    /**
-     * Without {@code tiering.warm-up} set, the local stack starts cold: for a stack that syncs a few tables, the
-     * warm-up's 300,000 made-up rows cost every start 6 to 20 s and left 220 MB more resident.
-     */
-    private static LakeSyncConfig withoutWarmUpUnlessSet(LakeSyncConfig config) {
-        if (config.isSet(LakeSyncOptions.TIERING_WARM_UP)) {
-            return config;
-        }
-        return config.with(Map.of(LakeSyncOptions.TIERING_WARM_UP.key(), "false"));
     }
 
     @Override

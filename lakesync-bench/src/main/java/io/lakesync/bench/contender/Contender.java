@@ -12,6 +12,8 @@ public enum Contender {
             + "tiering.columnar-write=false): the Fluss LogScanner, a row copied per record, Paimon's row writer"),
     B_ROW_WRITE("B-row-write", true, "the same engine with only the columnar writer off "
             + "(tiering.columnar-write=false): Arrow batches read columnar, written by Paimon's row writer"),
+    B_WARM_UP("B-warm-up", true, "the same engine with its start-up warm-up on (tiering.warm-up=true): the write "
+            + "path on made-up rows and the Fluss client's requests before it takes tables"),
     A_DEFAULT("A-default", true, "the same Flink job with its default settings (table poll interval 30 s)"),
     READ_BOUND("read-bound", false, "Fluss read alone: scan the same offsets (KV snapshot + log), discard"),
     WRITE_BOUND("write-bound", false, "Paimon write alone: the same rows from memory into a scratch table of "

@@ -91,6 +91,12 @@ public final class ContenderMain {
                     workDir,
                     stageReporter(args, protocol),
                     Map.of(LakeSyncOptions.TIERING_COLUMNAR_WRITE.key(), "false"));
+            case B_WARM_UP -> new LakesyncTieringEngine(
+                    bootstrap,
+                    args.lakeOptions(),
+                    workDir,
+                    stageReporter(args, protocol),
+                    Map.of(LakeSyncOptions.TIERING_WARM_UP.key(), "true"));
             default -> throw new IllegalArgumentException(contender.label() + " is not a tiering engine");
         };
     }

@@ -9,10 +9,11 @@ import io.lakesync.bench.measure.LagTracker.LagStats;
  * @param note why it did not finish, or anything else worth knowing about the run; null if nothing
  * @param rows rows (log) or operations (primary key) the run had to sync, or wrote during a steady run
  * @param logicalBytes payload bytes of those rows (see {@code BenchRecord.logicalBytes})
- * @param wallSeconds from the contender's READY to full sync (tiering) or DONE (bounds); for a DNF, until it
- *     was given up
+ * @param wallSeconds from the start of the timed window (warm: the timed tables' release, or WARMED; cold
+ *     backfills and many-tables: the contender's launch; steady: READY) to full sync (tiering) or DONE (bounds);
+ *     for a DNF, until it was given up
  * @param startupSeconds from process start to READY
- * @param cpuSeconds CPU the contender process used in the timed window
+ * @param cpuSeconds CPU the contender process used in the timed window (a cold backfill's includes its start-up)
  * @param peakRssBytes the process's peak resident set size (VmHWM), -1 if unknown
  * @param peakHeapBytes the process's peak used heap (sampled every 20 ms), -1 if unknown
  * @param filesWritten data and changelog files in the Paimon table's bucket folders

@@ -36,9 +36,14 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.format.parquet.ParquetUtil;
 import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
@@ -125,6 +130,45 @@ class PrimaryKeyWriteTest {
             commit(columnar, columnarFiles);
             commit(viaPaimon, writeWithPaimon(viaPaimon, changes));
             assertSameContent(columnar, viaPaimon, changes.size());
+        }
+    }
+
+    /**
+     * A sorted run whose first values of a business column all differ writes that column without dictionary, as
+     * parquet-mr itself would end up writing it (its dictionary does not pay off, so it falls back to plain at the
+     * first page), without hashing each value first; a column whose values repeat keeps the dictionary.
+     */
+    @Test
+    void sortedRunsLeaveTheDictionaryOutOfColumnsWhoseValuesAllDiffer() throws Exception {
+        try (LakeTables lakeTables = new LakeTables(Map.of("warehouse", warehouse.toString()))) {
+            lakeTables.catalog().createDatabase("lake", true);
+            FileStoreTable table = create(lakeTables, "distinct_names", Map.of());
+            List<Change> changes = new ArrayList<>();
+            for (int i = 0; i < 600; i++) {
+                changes.add(new Change(0, 0, i, ChangeType.INSERT, i, "name-" + i));
+                changes.add(new Change(0, 1, i, ChangeType.INSERT, 100_000L + i, "name-" + i % 3));
+            }
+            commit(table, writeColumnar(table, changes));
+
+            Map<Integer, Boolean> nameDictionaryByBucket = new HashMap<>();
+            for (ManifestEntry entry : table.store().newScan().plan().files()) {
+                org.apache.paimon.fs.Path path = table.store().pathFactory()
+                        .createDataFilePathFactory(entry.partition(), entry.bucket())
+                        .toPath(entry.file());
+                try (ParquetFileReader reader =
+                        ParquetUtil.getParquetReader(table.fileIO(), path, entry.file().fileSize())) {
+                    for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                        for (ColumnChunkMetaData chunk : block.getColumns()) {
+                            if (chunk.getPath().toDotString().equals("name")) {
+                                nameDictionaryByBucket.put(entry.bucket(), chunk.hasDictionaryPage());
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(nameDictionaryByBucket).as("bucket 0: every name differs; bucket 1: three names")
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(0, false, 1, true));
+            assertThat(read(table, false)).hasSize(1_200);
         }
     }
 

@@ -1,8 +1,11 @@
 package io.lakesync.tiering.columnar.write;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.IntToLongFunction;
 import javax.annotation.Nullable;
 import org.apache.paimon.shade.org.apache.parquet.column.ColumnWriter;
@@ -96,6 +99,23 @@ abstract class ColumnBuffer implements ColumnWriter {
             order[i] = (int) packed[i];
         }
         return order;
+    }
+
+    /**
+     * Whether the first {@code limit} non-null values of rows {@code [0, rows)} are all different from each other,
+     * and at least {@code minimum} were compared: by their physical form, what a Parquet dictionary keys them by.
+     */
+    boolean allDistinct(int rows, int minimum, int limit) {
+        Set<Object> seen = new HashSet<>();
+        for (int row = 0; row < rows && seen.size() < limit; row++) {
+            if (!isNull(row)) {
+                Object value = value(row);
+                if (!seen.add(value instanceof byte[] bytes ? ByteBuffer.wrap(bytes) : value)) {
+                    return false;
+                }
+            }
+        }
+        return seen.size() >= minimum;
     }
 
     /** Bytes held, capacity included. */

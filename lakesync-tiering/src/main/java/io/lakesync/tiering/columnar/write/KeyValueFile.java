@@ -128,14 +128,13 @@ final class KeyValueFile {
                 null);
     }
 
-    /** What all key-value files of one table share: schema, Parquet settings, statistics, target size. */
+    /** What all key-value files of one table share: schema, compressor, statistics, target size. */
     static final class Layout {
         private final FileStoreTable table;
         private final RowType keyType;
         private final RowType fileType;
         private final MessageType fileSchema;
         private final int[] keyColumns;
-        private final ParquetSettings settings;
         private final BytesInputCompressor compressor;
         private final SimpleColStatsCollector.Factory[] statsModes;
         private final SimpleStatsConverter keyStats;
@@ -153,14 +152,12 @@ final class KeyValueFile {
                 RowType fileType,
                 MessageType fileSchema,
                 int[] keyColumns,
-                ParquetSettings settings,
                 BytesInputCompressor compressor) {
             this.table = table;
             this.keyType = keyType;
             this.fileType = fileType;
             this.fileSchema = fileSchema;
             this.keyColumns = keyColumns;
-            this.settings = settings;
             this.compressor = compressor;
             CoreOptions options = table.coreOptions();
             this.statsModes = StatsCollectorFactories.createStatsFactories(
@@ -217,9 +214,12 @@ final class KeyValueFile {
             this.paths = layout.table.store().pathFactory().createDataFilePathFactory(partition, bucket);
         }
 
-        /** A sorted run's data files ({@code changelog} false) or changelog files, their metadata into {@code sink}. */
-        Rolling rolling(boolean changelog, List<DataFileMeta> sink) {
-            return new Rolling(this, changelog, sink);
+        /**
+         * A sorted run's data files ({@code changelog} false) or changelog files, written with {@code settings}
+         * (the layout's, or those with the dictionary off for more columns), their metadata into {@code sink}.
+         */
+        Rolling rolling(boolean changelog, ParquetSettings settings, List<DataFileMeta> sink) {
+            return new Rolling(this, changelog, settings, sink);
         }
 
         /** Whether the files go to an external path (their metadata then names it). */
@@ -253,13 +253,15 @@ final class KeyValueFile {
     static final class Rolling {
         private final Target target;
         private final boolean changelog;
+        private final ParquetSettings settings;
         private final List<DataFileMeta> sink;
         private final int firstOfRun;
         private @Nullable KeyValueFile current;
 
-        private Rolling(Target target, boolean changelog, List<DataFileMeta> sink) {
+        private Rolling(Target target, boolean changelog, ParquetSettings settings, List<DataFileMeta> sink) {
             this.target = target;
             this.changelog = changelog;
+            this.settings = settings;
             this.sink = sink;
             this.firstOfRun = sink.size();
         }
@@ -273,7 +275,7 @@ final class KeyValueFile {
                         layout.fileSchema,
                         new ValueEncoder[0],
                         false,
-                        layout.settings,
+                        settings,
                         layout.compressor);
                 current = new KeyValueFile(layout, file, buffer);
             }

@@ -4,7 +4,11 @@ import io.lakesync.tiering.lake.LakeWriter;
 import io.lakesync.tiering.lake.UniqueColumnEncoding;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.fluss.lake.paimon.utils.PaimonConversions;
 import org.apache.fluss.metadata.TableBucket;
@@ -55,6 +59,10 @@ public final class ParquetKeyValueWriter implements LakeWriter {
     private final boolean timestampMicros;
     private final int[] keyColumns;
     private final KeyValueFile.Layout layout;
+    private final ParquetSettings settings;
+    /** The settings with the dictionary off for these business columns as well, per set chosen so far. */
+    private final Map<Set<String>, ParquetSettings> plainSettings = new HashMap<>();
+    private final List<String> businessColumns;
     private final boolean changelog;
     private final long writeBufferSize;
     private final CodecFactory codecs;
@@ -83,10 +91,15 @@ public final class ParquetKeyValueWriter implements LakeWriter {
         CoreOptions options = table.coreOptions();
         RowType fileType = KeyValue.schema(keyType, valueType);
         MessageType fileSchema = ParquetSchemas.of(fileType);
-        ParquetSettings settings = ParquetSettings.of(options).withoutDictionary(UniqueColumnEncoding.columns(table));
-        this.codecs = new CodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
+        ParquetSettings tableSettings =
+                ParquetSettings.of(options).withoutDictionary(UniqueColumnEncoding.columns(table));
+        // A run writes its data and its changelog file at once: page buffers for both, reused page to page.
+        this.settings = tableSettings.withAllocator(new PageBufferPool(
+                4L * fileSchema.getColumns().size() * tableSettings.properties().getPageSizeThreshold()));
+        this.codecs = new PageCodecFactory(settings.hadoopConf(), settings.properties().getPageSizeThreshold());
         BytesInputCompressor compressor = codecs.getCompressor(settings.codec());
-        this.layout = new KeyValueFile.Layout(table, keyType, fileType, fileSchema, keyColumns, settings, compressor);
+        this.layout = new KeyValueFile.Layout(table, keyType, fileType, fileSchema, keyColumns, compressor);
+        this.businessColumns = valueType.getFieldNames().subList(0, encoders.length);
         this.changelog = options.changelogProducer() == CoreOptions.ChangelogProducer.INPUT;
         this.writeBufferSize = options.writeBufferSize();
         this.buckets = new BucketTargets<>(table, BucketWriter::new);
@@ -256,8 +269,10 @@ public final class ParquetKeyValueWriter implements LakeWriter {
             int[] arrival = buffer.sortByKey();
             boolean copyChangelog = changelog && !files.external() && uniqueKeys(rows);
             int firstDataFile = dataFiles.size();
-            KeyValueFile.Rolling data = files.rolling(false, dataFiles);
-            KeyValueFile.Rolling changes = changelog && !copyChangelog ? files.rolling(true, changelogFiles) : null;
+            ParquetSettings runSettings = settingsForSortedRun();
+            KeyValueFile.Rolling data = files.rolling(false, runSettings, dataFiles);
+            KeyValueFile.Rolling changes =
+                    changelog && !copyChangelog ? files.rolling(true, runSettings, changelogFiles) : null;
             try {
                 for (int row = 0; row < rows; row++) {
                     long sequence = nextSequence + arrival[row];
@@ -284,6 +299,25 @@ public final class ParquetKeyValueWriter implements LakeWriter {
             }
             nextSequence += rows;
             buffer.clear();
+        }
+
+        /**
+         * The settings of the sorted run's files: without dictionary for the business columns whose first values
+         * in key order are all different, as the log writer chooses them for its files (ParquetAppendWriter):
+         * parquet-mr would hash each of those values into a dictionary only to drop it at the first page.
+         */
+        private ParquetSettings settingsForSortedRun() {
+            if (settings.dictionarySetByTable()) {
+                return settings;
+            }
+            Set<String> unique = new HashSet<>();
+            for (int column = 0; column < businessColumns.size(); column++) {
+                if (buffer.column(column).allDistinct(buffer.rows(), ParquetAppendWriter.MIN_ENCODING_SAMPLE,
+                        ParquetAppendWriter.ENCODING_SAMPLE_ROWS)) {
+                    unique.add(businessColumns.get(column));
+                }
+            }
+            return unique.isEmpty() ? settings : plainSettings.computeIfAbsent(unique, settings::withoutDictionary);
         }
 
         /** Whether no two of the buffer's {@code rows} rows, in key order, hold the same key. */
