@@ -29,6 +29,7 @@ import org.apache.fluss.cluster.ServerType;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.rpc.RpcServer;
 import org.apache.fluss.server.ServerBase;
 import org.apache.fluss.server.replica.ReplicaManager;
 import org.apache.fluss.server.coordinator.CoordinatorServer;
@@ -67,14 +68,16 @@ public final class LocalFlussCluster implements AutoCloseable {
 
     private final Path dataDir;
     private final Map<String, String> lakeCatalogOptions;
+    private final ServerListeners listeners;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private TestingServer zookeeper;
     private CoordinatorServer coordinator;
     private TabletServer tabletServer;
     private String bootstrapServers;
 
-    private LocalFlussCluster(Path dataDir, Map<String, String> lakeCatalogOptions) {
+    private LocalFlussCluster(Path dataDir, Map<String, String> lakeCatalogOptions, ServerListeners listeners) {
         this.dataDir = dataDir;
+        this.listeners = listeners;
         this.lakeCatalogOptions = Collections.unmodifiableMap(lakeCatalogOptions);
     }
 
@@ -107,6 +110,12 @@ public final class LocalFlussCluster implements AutoCloseable {
      */
     public static LocalFlussCluster start(LakeSyncConfig config, Map<String, String> serverOverrides)
             throws Exception {
+        return start(config, serverOverrides, ServerListeners.NONE);
+    }
+
+    /** Starts the stack as {@link #start(LakeSyncConfig, Map)} does, each server with {@code listeners} too. */
+    public static LocalFlussCluster start(
+            LakeSyncConfig config, Map<String, String> serverOverrides, ServerListeners listeners) throws Exception {
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         RememberedPorts remembered = RememberedPorts.in(dataDir);
         int zkPort = remembered.portFor(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT.key(), config.get(LakeSyncOptions.LOCAL_ZOOKEEPER_PORT));
@@ -119,7 +128,7 @@ public final class LocalFlussCluster implements AutoCloseable {
         boolean s3Lake = s3Lake(config);
         if (!s3Lake) {
             LocalFlussCluster cluster = new LocalFlussCluster(
-                    dataDir, lakeOptions(Map.of("warehouse", dataDir.resolve("warehouse").toString()), config));
+                    dataDir, lakeOptions(Map.of("warehouse", dataDir.resolve("warehouse").toString()), config), listeners);
             cluster.startChecked(config, remembered, zkPort, coordinatorPort, tabletPort, serverOverrides, Map.of());
             return cluster;
         }
@@ -129,7 +138,8 @@ public final class LocalFlussCluster implements AutoCloseable {
         LocalFlussCluster cluster;
         try {
             s3.createBucket(S3_BUCKET);
-            cluster = new LocalFlussCluster(dataDir, lakeOptions(s3.catalogOptions(S3_BUCKET, "warehouse"), config));
+            cluster = new LocalFlussCluster(
+                    dataDir, lakeOptions(s3.catalogOptions(S3_BUCKET, "warehouse"), config), listeners);
         } catch (Exception | Error e) {
             s3.close();
             throw e;
@@ -222,13 +232,13 @@ public final class LocalFlussCluster implements AutoCloseable {
         serverOverrides.forEach(common::setString);
 
         Configuration coordinatorConf = new Configuration(common);
-        coordinatorConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + coordinatorPort);
+        setListeners(coordinatorConf, "coordinator", coordinatorPort);
         coordinator = new CoordinatorServer(coordinatorConf);
         startServer(coordinator);
         bootstrapServers = HOST + ":" + coordinatorPort();
 
         Configuration tabletConf = new Configuration(common);
-        tabletConf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + tabletPort);
+        setListeners(tabletConf, "tablet-server-0", tabletPort);
         tabletConf.setString(ConfigOptions.TABLET_SERVER_ID.key(), "0");
         tabletConf.setString(ConfigOptions.DATA_DIR.key(), dataDir.resolve("tablet-server-0").toString());
         tabletServer = new TabletServer(tabletConf);
@@ -240,6 +250,12 @@ public final class LocalFlussCluster implements AutoCloseable {
                 HOST,
                 tabletServerPort(),
                 warehouseLocation());
+    }
+
+    private void setListeners(Configuration conf, String server, int port) throws Exception {
+        String fluss = "FLUSS://" + HOST + ":" + port;
+        conf.setString(ConfigOptions.BIND_LISTENERS.key(), fluss);
+        listeners.options(server, fluss).forEach(conf::setString);
     }
 
     /**
@@ -274,12 +290,21 @@ public final class LocalFlussCluster implements AutoCloseable {
 
     /** The port the coordinator listens on (the bootstrap port). */
     public int coordinatorPort() {
-        return coordinator.getRpcServer().getBindEndpoints().get(0).getPort();
+        return flussPort(coordinator.getRpcServer());
     }
 
     /** The port the tablet server listens on. */
     public int tabletServerPort() {
-        return tabletServer.getRpcServer().getBindEndpoints().get(0).getPort();
+        return flussPort(tabletServer.getRpcServer());
+    }
+
+    /** The port of a server's own listener ({@link ServerListeners} may add others). */
+    private static int flussPort(RpcServer server) {
+        return server.getBindEndpoints().stream()
+                .filter(endpoint -> endpoint.getListenerName().equals("FLUSS"))
+                .findFirst()
+                .orElseThrow()
+                .getPort();
     }
 
     /** The port ZooKeeper listens on. */
