@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -30,8 +31,6 @@ import java.util.stream.Stream;
 public final class LocalPostgres implements AutoCloseable {
 
     public static final String SUPERUSER = "lakesync";
-    /** A database every server has, for clients that need no database of their own. */
-    public static final String DEFAULT_DATABASE = "postgres";
 
     private static final Path INSTALL_ROOT = Path.of("/usr/lib/postgresql");
     private static final String INSTALLER = "build-support/test-deps/postgresql.sh";
@@ -98,6 +97,13 @@ public final class LocalPostgres implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
+    /** Creates an empty database {@code name} owned by {@link #SUPERUSER}; returns its JDBC URL. */
+    public String createDatabase(String name) throws IOException {
+        execute(List.of(binaries.resolve("createdb").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U",
+                SUPERUSER, name), Map.of("PGPASSWORD", password));
+        return jdbcUrl(name);
+    }
+
     /** Stops the server at once, as a crash would (no checkpoint, clients cut off). */
     public synchronized void stop() throws IOException {
         if (running) {
@@ -151,7 +157,7 @@ public final class LocalPostgres implements AutoCloseable {
         long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
         List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(postmaster)));
         ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> command.add(Long.toString(d.pid()))));
-        execute(command);
+        execute(command, Map.of());
     }
 
     private String dataDir() {
@@ -165,13 +171,15 @@ public final class LocalPostgres implements AutoCloseable {
         }
         command.add(binaries.resolve(program).toString());
         command.addAll(List.of(args));
-        execute(command);
+        execute(command, Map.of());
     }
 
-    private void execute(List<String> command) throws IOException {
+    private void execute(List<String> command, Map<String, String> environment) throws IOException {
         Path output = Files.createTempFile("lakesync-postgres-", ".out");
         try {
-            Process process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(environment);
+            Process process = builder
                     .directory(home.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(output.toFile())

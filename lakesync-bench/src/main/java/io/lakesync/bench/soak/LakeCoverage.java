@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Where Fluss ends and how far the lake reaches, bucket by bucket (partitions included): what "the lake covers
  * everything written before a kill" means.
  */
-final class LakeCoverage {
+public final class LakeCoverage {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeCoverage.class);
 
@@ -30,14 +30,14 @@ final class LakeCoverage {
     private final List<TablePath> tables;
     private int failedReads;
 
-    LakeCoverage(BenchCluster cluster, List<TablePath> tables) {
+    public LakeCoverage(BenchCluster cluster, List<TablePath> tables) {
         this.cluster = cluster;
         this.admin = cluster.connection().getAdmin();
         this.tables = tables;
     }
 
     /** Fluss end offsets (high watermarks) now, of every non-empty bucket of every table. */
-    Map<TableBucket, Long> endOffsets() throws Exception {
+    public Map<TableBucket, Long> endOffsets() throws Exception {
         List<CompletableFuture<Map<TableBucket, Long>>> requests = new ArrayList<>();
         for (TablePath path : tables) {
             TableInfo info = admin.getTableInfo(path).get();
@@ -70,7 +70,7 @@ final class LakeCoverage {
      * previous offsets file when a new snapshot is committed; a read that falls between the two fails with
      * {@code FileNotFoundException} for the file just replaced. The next poll reads the new one.
      */
-    boolean covers(Map<TableBucket, Long> ends) throws Exception {
+    public boolean covers(Map<TableBucket, Long> ends) throws Exception {
         Map<TableBucket, Long> lake;
         try {
             lake = lakeOffsets();
@@ -83,11 +83,12 @@ final class LakeCoverage {
     }
 
     /** Lake snapshot reads the coordinator failed so far (see {@link #covers}). */
-    int failedReads() {
+    public int failedReads() {
         return failedReads;
     }
 
-    private Map<TableBucket, Long> lakeOffsets() throws Exception {
+    /** The lake's end offsets per bucket, from the coordinator's latest lake snapshots. */
+    public Map<TableBucket, Long> lakeOffsets() throws Exception {
         List<CompletableFuture<Map<TableBucket, Long>>> requests = new ArrayList<>();
         for (TablePath path : tables) {
             requests.add(cluster.lakeBucketOffsets(path));

@@ -1,0 +1,46 @@
+package io.lakesync.bench.campaign;
+
+import java.time.Duration;
+import java.util.SplittableRandom;
+
+/**
+ * One instance restarted with its clock minutes off (ahead or behind), so that the instances disagree on the
+ * time. The skew outlives the fault: the instance keeps it (through kills too) until a later skew fault gives it
+ * another, so most faults strike instances whose clocks disagree.
+ */
+final class ClockSkewFault implements Fault {
+
+    static final int MAX_SKEW_MINUTES = 10;
+
+    private final ServiceInstances instances;
+
+    ClockSkewFault(ServiceInstances instances) {
+        this.instances = instances;
+    }
+
+    @Override
+    public String name() {
+        return "clock-skew";
+    }
+
+    @Override
+    public String description() {
+        return "one instance restarted with its clock 1 to " + MAX_SKEW_MINUTES + " minutes ahead or behind (kept after)";
+    }
+
+    @Override
+    public String inject(SplittableRandom random) throws Exception {
+        int instance = random.nextInt(instances.count());
+        long minutes = 1 + random.nextInt(MAX_SKEW_MINUTES);
+        Duration offset = Duration.ofMinutes(random.nextBoolean() ? minutes : -minutes);
+        instances.kill(instance);
+        instances.launch(instance, offset);
+        instances.awaitReady(instance);
+        return "instance " + instance + " clock " + (offset.isNegative() ? "" : "+") + offset.toMinutes() + " min";
+    }
+
+    @Override
+    public void heal() {
+        // The skew stays (see the class comment).
+    }
+}
