@@ -40,6 +40,8 @@ public final class LocalPostgres implements AutoCloseable {
     private final Path home;
     private final String password;
     private final boolean asPostgresUser;
+    /** Stops the server if the JVM ends before {@link #close()}: a PostgreSQL left behind would hold its port. */
+    private final Thread stopAtExit = new Thread(this::stopQuietly, "local-postgres-stop");
     private int port;
     private boolean running;
 
@@ -65,6 +67,7 @@ public final class LocalPostgres implements AutoCloseable {
                 Files.setOwner(passwordFile, postgres);
             }
             LocalPostgres server = new LocalPostgres(binaries, home, password, asPostgresUser);
+            Runtime.getRuntime().addShutdownHook(server.stopAtExit);
             server.run("initdb", "-D", server.dataDir(), "-U", SUPERUSER, "--pwfile=" + passwordFile,
                     "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync");
             // The free port may be taken again before the server binds it; then try another.
@@ -133,12 +136,26 @@ public final class LocalPostgres implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
+            Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        } catch (IllegalStateException exiting) {
+            // The hook is running or ran.
+        }
+        try {
             resume();
             stop();
         } finally {
             try (Stream<Path> files = Files.walk(home)) {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
+        }
+    }
+
+    private void stopQuietly() {
+        try {
+            resume();
+            stop();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("Could not stop the PostgreSQL server in " + home + ": " + e);
         }
     }
 

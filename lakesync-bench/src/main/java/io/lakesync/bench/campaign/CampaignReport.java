@@ -32,7 +32,7 @@ final class CampaignReport {
             boolean between = k == r.betweenFaults();
             out.append(String.format("| %s | %s | %s | %,d | %d | %d | %d | %s | %d |%n", k.name,
                     between ? "–" : Integer.toString(k.injected),
-                    between ? "–" : k.survived + (k.exits == 0 ? "" : " (" + k.exits + " instance exits)"),
+                    between ? "–" : k.survived + notes(k),
                     k.rowsChecked, k.lost, k.duplicated, k.mismatched, Durations.spread(k.catchUpMillis), k.statusLies));
         }
         out.append(String.format("| **all** | %,d | %,d | %,d | %d | %d | %d | final catch-up %s | %d |%n%n",
@@ -50,7 +50,8 @@ final class CampaignReport {
         }
         out.append("\nRows checked per kind: the rows of the two log tables written from a fault's injection until the "
                 + "lake caught up after it (the primary-key table counts in the total). Survived: caught up within "
-                + Durations.text(s.catchUpTimeout()) + " after heal, no instance stopped by itself.\n\n");
+                + Durations.text(s.catchUpTimeout()) + " after heal, no running instance stopped by itself. A stall (not "
+                + "caught up in that time) is repaired by restarting every instance, and the campaign goes on.\n\n");
         for (KindStats k : r.kinds()) {
             out.append("- ").append(k.name).append(": ").append(k.description).append('\n');
         }
@@ -58,5 +59,17 @@ final class CampaignReport {
             out.append("- not injected: ").append(skipped).append('\n');
         }
         return out.toString();
+    }
+
+    /** Why faults did not count as survived: " (1 stall, 2 instance exits)", or nothing. */
+    private static String notes(KindStats k) {
+        List<String> notes = new ArrayList<>();
+        if (k.stalls > 0) {
+            notes.add(k.stalls + (k.stalls == 1 ? " stall" : " stalls"));
+        }
+        if (k.exits > 0) {
+            notes.add(k.exits + (k.exits == 1 ? " instance exit" : " instance exits"));
+        }
+        return notes.isEmpty() ? "" : " (" + String.join(", ", notes) + ")";
     }
 }

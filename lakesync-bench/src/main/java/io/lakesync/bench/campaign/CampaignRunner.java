@@ -104,6 +104,7 @@ final class CampaignRunner {
                         settings.freshness(), STATUS_REFRESH, progress)) {
             writer.start();
             watch.start();
+            awaitFirstRows(coverage, () -> between.exits += supervise(instances, writer));
             for (int n = 1; n <= settings.faults(); n++) {
                 FaultPlan.Next next = plan.next();
                 Fault fault = faults.get(next.kind());
@@ -115,26 +116,31 @@ final class CampaignRunner {
                 Thread.sleep(next.hold().toMillis());
                 fault.heal();
                 long healedNanos = System.nanoTime();
-                Optional<Duration> caughtUp = awaitCoverage(coverage, before, writer, healedNanos, settings.catchUpTimeout());
-                int exits = restartStopped(instances);
+                int[] exits = {0};
+                Optional<Duration> caughtUp = awaitCoverage(coverage, before, healedNanos, settings.catchUpTimeout(),
+                        () -> exits[0] += supervise(instances, writer));
+                if (caughtUp.isEmpty()) {
+                    stats.stalls++;
+                    repair(instances, writer, coverage, before, exits);
+                }
                 windows.add(fromId, data.logRows(), stats);
                 watch.phase(BETWEEN_FAULTS);
                 stats.injected++;
-                stats.exits += exits;
+                stats.exits += exits[0];
                 caughtUp.ifPresent(d -> stats.catchUpMillis.add(d.toMillis()));
-                if (caughtUp.isPresent() && exits == 0) {
+                if (caughtUp.isPresent() && exits[0] == 0) {
                     stats.survived++;
                 }
                 progress.accept(String.format("fault %d/%d %s, held %.1f s: %s; %s%s", n, settings.faults(), fault.name(),
                         next.hold().toMillis() / 1000.0, done,
                         caughtUp.map(d -> String.format("caught up %.1f s after heal", d.toMillis() / 1000.0))
                                 .orElse("NOT caught up within " + settings.catchUpTimeout()),
-                        exits == 0 ? "" : "; " + exits + " instance(s) stopped by themselves, restarted"));
+                        exits[0] == 0 ? "" : "; " + exits[0] + " running instance(s) stopped by themselves"));
             }
             progress.accept("Stopping the writer; waiting until the lake holds everything written");
             writer.stop();
-            finalCatchUp = awaitCoverage(coverage, coverage.endOffsets(), writer, System.nanoTime(),
-                    settings.finalTimeout()).orElse(null);
+            finalCatchUp = awaitCoverage(coverage, coverage.endOffsets(), System.nanoTime(), settings.finalTimeout(),
+                    () -> between.exits += supervise(instances, writer)).orElse(null);
             watch.close();
             watch.lies().forEach((phase, lies) -> kinds.stream()
                     .filter(k -> k.name.equals(phase))
@@ -196,14 +202,43 @@ final class CampaignRunner {
         return chosen;
     }
 
-    /** Restarts every instance that stopped by itself (not by a fault); returns how many did. */
-    private int restartStopped(ServiceInstances instances) throws Exception {
+    /**
+     * After a fault the lake did not catch up from: restarts every instance, as an operator would, so that the
+     * campaign goes on; it ends if the lake does not catch up even then.
+     */
+    private void repair(ServiceInstances instances, SoakWriter writer, LakeCoverage coverage,
+            Map<TableBucket, Long> before, int[] exits) throws Exception {
+        progress.accept("The lake did not catch up within " + settings.catchUpTimeout() + "; restarting every instance");
+        instances.restartAll();
+        awaitCoverage(coverage, before, System.nanoTime(), settings.catchUpTimeout(), () -> exits[0] += supervise(instances, writer))
+                .orElseThrow(() -> new IllegalStateException("The lake did not catch up within "
+                        + settings.catchUpTimeout() + " even after every instance restarted; see the instance logs."));
+    }
+
+    /** What a wait does on each poll. */
+    @FunctionalInterface
+    private interface Poll {
+        void run() throws Exception;
+    }
+
+    /**
+     * Fails the campaign if the writer failed, and restarts, as a supervisor would, every instance that stopped by
+     * itself (not by a fault); returns how many of them had served. One that failed to start (its state database or
+     * lake down at start-up, say) is not counted: refusing to start on a broken dependency is what a service under
+     * a supervisor should do.
+     */
+    private int supervise(ServiceInstances instances, SoakWriter writer) throws Exception {
+        if (writer.failure() != null) {
+            throw new IllegalStateException("The campaign writer failed", writer.failure());
+        }
         int stopped = 0;
         for (int i = 0; i < instances.count(); i++) {
             Optional<String> exit = instances.exited(i);
             if (exit.isPresent()) {
-                stopped++;
-                progress.accept("instance " + i + " stopped by itself: " + exit.get());
+                boolean served = instances.served(i);
+                stopped += served ? 1 : 0;
+                progress.accept("instance " + i + (served ? " stopped by itself: " : " failed to start: ") + exit.get()
+                        + "; restarted");
                 instances.relaunch(i);
             }
         }
@@ -249,12 +284,28 @@ final class CampaignRunner {
         return shared;
     }
 
+    /** Waits until every table holds rows and the lake has them too: faults strike a service at work. */
+    private void awaitFirstRows(LakeCoverage coverage, Poll duringWait) throws Exception {
+        Map<TableBucket, Long> ends;
+        long since = System.nanoTime();
+        while ((ends = coverage.endOffsets()).keySet().stream().map(TableBucket::getTableId).distinct().count() < tables.all().size()) {
+            if (Duration.ofNanos(System.nanoTime() - since).compareTo(settings.catchUpTimeout()) > 0) {
+                throw new IllegalStateException("Fluss holds no rows of some table after " + settings.catchUpTimeout());
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+        Optional<Duration> first = awaitCoverage(coverage, ends, since, settings.catchUpTimeout(), duringWait);
+        progress.accept(first.map(d -> String.format("The lake holds the first rows of every table after %.1f s; "
+                + "faults start", d.toMillis() / 1000.0)).orElseThrow(() -> new IllegalStateException(
+                "The lake did not get the first rows within " + settings.catchUpTimeout() + " (see the instance logs).")));
+    }
+
     /**
-     * Waits until the lake covers {@code ends} or {@code timeout} passes; the time since {@code sinceNanos} when it
-     * did.
+     * Waits until the lake covers {@code ends} or {@code timeout} passes, running {@code duringWait} on every poll;
+     * the time since {@code sinceNanos} when it did.
      */
-    private static Optional<Duration> awaitCoverage(LakeCoverage coverage, Map<TableBucket, Long> ends, SoakWriter writer,
-            long sinceNanos, Duration timeout) throws Exception {
+    private static Optional<Duration> awaitCoverage(LakeCoverage coverage, Map<TableBucket, Long> ends, long sinceNanos,
+            Duration timeout, Poll duringWait) throws Exception {
         while (true) {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - sinceNanos);
             if (coverage.covers(ends)) {
@@ -263,9 +314,7 @@ final class CampaignRunner {
             if (elapsed.compareTo(timeout) > 0) {
                 return Optional.empty();
             }
-            if (writer.failure() != null) {
-                throw new IllegalStateException("The campaign writer failed", writer.failure());
-            }
+            duringWait.run();
             Thread.sleep(POLL.toMillis());
         }
     }

@@ -35,7 +35,6 @@ final class ClockSkewFault implements Fault {
         Duration offset = Duration.ofMinutes(random.nextBoolean() ? minutes : -minutes);
         instances.kill(instance);
         instances.launch(instance, offset);
-        instances.awaitReady(instance);
         return "instance " + instance + " clock " + (offset.isNegative() ? "" : "+") + offset.toMinutes() + " min";
     }
 

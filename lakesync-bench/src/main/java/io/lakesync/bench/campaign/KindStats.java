@@ -17,6 +17,8 @@ final class KindStats {
     int survived;
     /** Instances that stopped by themselves during this kind's faults. */
     int exits;
+    /** Faults after which the lake did not catch up until every instance was restarted. */
+    int stalls;
     int statusLies;
     final List<Long> catchUpMillis = new ArrayList<>();
     long rowsChecked;
@@ -30,6 +32,6 @@ final class KindStats {
     }
 
     boolean clean() {
-        return survived == injected && exits == 0 && statusLies == 0 && lost == 0 && duplicated == 0 && mismatched == 0;
+        return survived == injected && exits == 0 && stalls == 0 && statusLies == 0 && lost == 0 && duplicated == 0 && mismatched == 0;
     }
 }

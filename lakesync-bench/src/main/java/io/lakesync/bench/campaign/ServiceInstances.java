@@ -28,6 +28,8 @@ final class ServiceInstances implements AutoCloseable {
     private final List<Integer> ports = new ArrayList<>();
     private final List<ChildJvm> running = new ArrayList<>();
     private final List<Duration> clockOffsets = new ArrayList<>();
+    /** Whether each instance said READY since its last launch. */
+    private final List<Boolean> ready = new ArrayList<>();
 
     /** {@code shared}: the lakesync settings every instance gets (Fluss, lake, state, tokens, intervals). */
     ServiceInstances(int count, Map<String, String> shared, Path dir, String heap) throws Exception {
@@ -38,6 +40,7 @@ final class ServiceInstances implements AutoCloseable {
             ports.add(FlussProxies.freePort());
             running.add(null);
             clockOffsets.add(Duration.ZERO);
+            ready.add(false);
         }
     }
 
@@ -64,6 +67,7 @@ final class ServiceInstances implements AutoCloseable {
         settings.put(ServiceMain.CLOCK_OFFSET, Long.toString(clockOffset.toMillis()));
         running.set(i, ChildJvm.launch(ServiceMain.class, new ChildArgs(settings), heap, dir.resolve("instance-" + i + ".log")));
         clockOffsets.set(i, clockOffset);
+        ready.set(i, false);
     }
 
     /** Starts instance {@code i} again with the clock it had. */
@@ -78,6 +82,33 @@ final class ServiceInstances implements AutoCloseable {
     /** Waits until instance {@code i} serves its API. */
     void awaitReady(int i) throws Exception {
         child(i).await(ChildProtocol.Type.READY, READY_TIMEOUT);
+        setReady(i);
+    }
+
+    /** Whether instance {@code i} has served since its last launch (said READY); does not block. */
+    boolean served(int i) throws InterruptedException {
+        ChildJvm child = child(i);
+        Optional<ChildProtocol.Event> event;
+        while ((event = child.nextEvent(Duration.ZERO)).isPresent()) {
+            if (event.get().type() == ChildProtocol.Type.READY) {
+                setReady(i);
+            }
+        }
+        synchronized (this) {
+            return ready.get(i);
+        }
+    }
+
+    private synchronized void setReady(int i) {
+        ready.set(i, true);
+    }
+
+    /** SIGKILLs every instance and starts it again (with the clock it had); does not wait. */
+    void restartAll() throws Exception {
+        for (int i = 0; i < count(); i++) {
+            kill(i);
+            relaunch(i);
+        }
     }
 
     /** SIGKILLs instance {@code i}. */

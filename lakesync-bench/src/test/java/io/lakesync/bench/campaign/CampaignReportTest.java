@@ -27,7 +27,7 @@ class CampaignReportTest {
         assertThat(result.passed()).isTrue();
         assertThat(report)
                 .contains("4 faults of 2 kinds (seed 42), 2 instance(s)")
-                .contains("| kill | 3 | 3 | 1,200 | 0 | 0 | 0 | 1.2 s / 4.1 s / 4.1 s | 0 |")
+                .contains("| kill | 3 | 3 | 1,200 | 0 | 0 | 0 | 2.0 s / 4.1 s / 4.1 s | 0 |")
                 .contains("| net-cut | 1 | 1 | 0 | 0 | 0 | 0 | 0.8 s / 0.8 s / 0.8 s | 0 |")
                 .contains("| between faults | – | – | 0 | 0 | 0 | 0 | – | 0 |")
                 .contains("| **all** | 4 | 4 | 5,000 | 0 | 0 | 0 | final catch-up 1.5 s | 0 |")
@@ -40,6 +40,7 @@ class CampaignReportTest {
     void aLieALostRowAStallOrAnExitFailsTheCampaignAndShowsWhere() {
         KindStats freeze = kind("state-freeze", 2, 1, List.of(900L));
         freeze.exits = 1;
+        freeze.stalls = 1;
         freeze.statusLies = 2;
         freeze.lost = 3;
         CampaignResult result = result(List.of(freeze), new KindStats("between faults", ""), null,
@@ -49,7 +50,7 @@ class CampaignReportTest {
 
         assertThat(result.passed()).isFalse();
         assertThat(report)
-                .contains("| state-freeze | 2 | 1 (1 instance exits) | 0 | 3 | 0 | 0 | 0.9 s / 0.9 s / 0.9 s | 2 |")
+                .contains("| state-freeze | 2 | 1 (1 stall, 1 instance exit) | 0 | 3 | 0 | 0 | 0.9 s / 0.9 s / 0.9 s | 2 |")
                 .contains("final catch-up NOT within 5min")
                 .contains("Result: FAIL");
     }
