@@ -43,6 +43,11 @@ public final class CampaignMain implements Callable<Integer> {
     @Option(names = "--instances", defaultValue = "2", description = "lakesync instances sharing the state (default 2).")
     int instances;
 
+    @Option(names = "--tablet-servers", defaultValue = "1",
+            description = "Tablet servers of the embedded Fluss cluster; 3 gives replication factor 3 and the "
+                    + "tablet-server fault (default 1; more needs a local stack with 'local.tablet-servers').")
+    int tabletServers;
+
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the fault plan and the data (default 42).")
     long seed;
 
@@ -96,7 +101,7 @@ public final class CampaignMain implements Callable<Integer> {
     }
 
     CampaignSettings settings() {
-        return new CampaignSettings(faults, kinds, instances, seed, Cli.duration(freshness, "--freshness"), rate, buckets,
+        return new CampaignSettings(faults, kinds, instances, tabletServers, seed, Cli.duration(freshness, "--freshness"), rate, buckets,
                 Cli.duration(partitionEvery, "--partition-every"), Cli.duration(minHold, "--min-hold"),
                 Cli.duration(maxHold, "--max-hold"), Cli.duration(catchUpTimeout, "--catch-up-timeout"),
                 Cli.duration(finalTimeout, "--final-timeout"), heap, folder.dataDir, folder.keepData);

@@ -50,6 +50,8 @@ final class CampaignRunner {
     private static final Duration INSTANCE_TIMEOUT = Duration.ofSeconds(3);
     private static final String BUCKET = "lake";
     private static final String BETWEEN_FAULTS = "between faults";
+    /** The local stack's option for several tablet servers (a stack without it names the key in its error). */
+    private static final String TABLET_SERVERS_KEY = "local.tablet-servers";
 
     private final CampaignSettings settings;
     private final Consumer<String> progress;
@@ -204,7 +206,7 @@ final class CampaignRunner {
 
     /**
      * After a fault the lake did not catch up from: restarts every instance, as an operator would, so that the
-     * campaign goes on; it ends if the lake does not catch up even then.
+     * campaign goes on; it ends if the lake does not catch up within the timeout once they all serve again.
      */
     private void repair(ServiceInstances instances, SoakWriter writer, LakeCoverage coverage,
             Map<TableBucket, Long> before, int[] exits) throws Exception {
@@ -256,6 +258,9 @@ final class CampaignRunner {
         Map<String, String> config = new LinkedHashMap<>();
         config.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), Integer.toString(FlussProxies.freePort()));
         config.put(LakeSyncOptions.LOCAL_TABLET_SERVER_PORT.key(), Integer.toString(FlussProxies.freePort()));
+        if (settings.tabletServers() > 1) {
+            config.put(TABLET_SERVERS_KEY, Integer.toString(settings.tabletServers()));
+        }
         Map<String, String> lake = new LinkedHashMap<>(s3.catalogOptions(BUCKET, "warehouse"));
         // Several instances commit to one object-store lake: only a catalog that locks across them may.
         lake.put("metastore", "jdbc");

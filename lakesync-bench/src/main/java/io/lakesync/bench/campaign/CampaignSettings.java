@@ -13,12 +13,14 @@ import javax.annotation.Nullable;
  * One campaign's settings (see {@link CampaignMain} for their meaning and defaults).
  *
  * @param kinds the fault kinds to inject, by name; empty for every kind the cluster can do
+ * @param tabletServers tablet servers of the embedded cluster (the local stack's {@code local.tablet-servers})
  * @param rowsPerSecond rows (operations) per second written into each of the three tables
  */
 record CampaignSettings(
         int faults,
         List<String> kinds,
         int instances,
+        int tabletServers,
         long seed,
         Duration freshness,
         int rowsPerSecond,
@@ -35,6 +37,7 @@ record CampaignSettings(
     CampaignSettings {
         atLeast(faults, 1, "--faults");
         atLeast(instances, 1, "--instances");
+        atLeast(tabletServers, 1, "--tablet-servers");
         atLeast(rowsPerSecond, 1, "--rate");
         atLeast(buckets, 1, "--buckets");
         positive(freshness, "--freshness");

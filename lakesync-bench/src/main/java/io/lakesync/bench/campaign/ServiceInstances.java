@@ -103,11 +103,14 @@ final class ServiceInstances implements AutoCloseable {
         ready.set(i, true);
     }
 
-    /** SIGKILLs every instance and starts it again (with the clock it had); does not wait. */
+    /** SIGKILLs every instance and starts it again (with the clock it had); waits until all serve. */
     void restartAll() throws Exception {
         for (int i = 0; i < count(); i++) {
             kill(i);
             relaunch(i);
+        }
+        for (int i = 0; i < count(); i++) {
+            awaitReady(i);
         }
     }
 

@@ -6,7 +6,6 @@ import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.server.LakeSyncServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,10 +26,7 @@ public final class ServiceMain {
     private ServiceMain() {}
 
     public static void main(String[] argv) {
-        // Libraries may print to stdout; keep it for the protocol alone.
-        PrintStream protocolOut = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        System.setOut(System.err);
-        ChildProtocol protocol = new ChildProtocol(protocolOut);
+        ChildProtocol protocol = ChildProtocol.onStandardOutput();
         int exitCode = 0;
         try {
             Map<String, String> settings = new LinkedHashMap<>(ChildArgs.parse(argv).values());
@@ -39,11 +35,7 @@ public final class ServiceMain {
             Clock clock = Clock.offset(Clock.systemUTC(), offset);
             try (LakeSyncServer server = LakeSyncServer.start(LakeSyncConfig.fromMap(settings, "campaign instance"), clock)) {
                 protocol.send(ChildProtocol.Type.READY, Map.of("url", server.url().toString()));
-                BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-                String line;
-                while ((line = stdin.readLine()) != null && !line.trim().equals(ChildProtocol.STOP)) {
-                    // not for us
-                }
+                ChildProtocol.awaitStop(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
             }
             protocol.send(ChildProtocol.Type.STATS, Map.of());
         } catch (Throwable t) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class CampaignReportTest {
 
-    private static final CampaignSettings SETTINGS = new CampaignSettings(4, List.of(), 2, 42, Duration.ofSeconds(1), 100,
+    private static final CampaignSettings SETTINGS = new CampaignSettings(4, List.of(), 2, 1, 42, Duration.ofSeconds(1), 100,
             2, Duration.ofMinutes(2), Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofMinutes(2),
             Duration.ofMinutes(5), "512m", null, false);
 
