@@ -286,6 +286,8 @@ final class CampaignRunner {
         shared.put(LakeSyncOptions.STATUS_REFRESH_INTERVAL.key(), STATUS_REFRESH.toMillis() + " ms");
         shared.put(LakeSyncOptions.CLUSTER_HEARTBEAT_INTERVAL.key(), HEARTBEAT.toMillis() + " ms");
         shared.put(LakeSyncOptions.CLUSTER_INSTANCE_TIMEOUT.key(), INSTANCE_TIMEOUT.toMillis() + " ms");
+        // The write-path warm-up takes half a minute of a start on a small machine; restarts here must be quick.
+        shared.put(LakeSyncOptions.TIERING_WARM_UP.key(), "false");
         return shared;
     }
 

@@ -25,7 +25,7 @@ class CampaignTest {
     void everyKindTwiceLosesDuplicatesAndMismatchesNothingAndNoStatusLies() throws Exception {
         int kinds = 8;
         CampaignSettings settings = new CampaignSettings(2 * kinds, List.of(), 2, 1, 7, Duration.ofSeconds(1), 50, 2,
-                Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofMillis(600), Duration.ofSeconds(30),
+                Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofMillis(600), Duration.ofSeconds(15),
                 Duration.ofMinutes(1), "384m", dir.resolve("data"), false);
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
