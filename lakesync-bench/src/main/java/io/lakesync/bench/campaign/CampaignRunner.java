@@ -44,7 +44,7 @@ final class CampaignRunner {
 
     private static final Duration KV_SNAPSHOT_INTERVAL = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(100);
-    /** How often the instances refresh their status: the status watch allows it on top of the freshness. */
+    /** How often the instances refresh their status. */
     private static final Duration STATUS_REFRESH = Duration.ofSeconds(1);
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     private static final Duration INSTANCE_TIMEOUT = Duration.ofSeconds(3);
@@ -103,7 +103,7 @@ final class CampaignRunner {
         try (SoakWriter writer = new SoakWriter(
                         cluster.connection(), tables, data, settings.rowsPerSecond(), settings.partitionEvery());
                 StatusWatch watch = new StatusWatch(instances, new LakeCoverage(cluster, tables.all()), token,
-                        settings.freshness(), STATUS_REFRESH, progress)) {
+                        settings.freshness(), progress)) {
             writer.start();
             watch.start();
             awaitFirstRows(coverage, () -> between.exits += supervise(instances, writer));

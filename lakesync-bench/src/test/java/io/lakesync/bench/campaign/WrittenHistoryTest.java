@@ -15,33 +15,38 @@ class WrittenHistoryTest {
     private static final TableBucket T2_B0 = new TableBucket(2, 0);
 
     @Test
-    void theLakeIsBehindSinceTheOldestSampleHoldingARowItLacks() {
+    void theLakeWasBehindSinceTheOldestFlussSampleHoldingARowItStillLackedAfterwards() {
         WrittenHistory history = new WrittenHistory(Duration.ofMinutes(1));
-        history.add(10 * SECOND, Map.of(T1_B0, 5L, T1_B1, 0L));
-        history.add(11 * SECOND, Map.of(T1_B0, 8L, T1_B1, 2L));
-        history.add(12 * SECOND, Map.of(T1_B0, 9L, T1_B1, 2L));
+        history.fluss(10 * SECOND, Map.of(T1_B0, 5L, T1_B1, 0L));
+        history.fluss(11 * SECOND, Map.of(T1_B0, 8L, T1_B1, 2L));
+        history.fluss(12 * SECOND, Map.of(T1_B0, 9L, T1_B1, 2L));
+        history.lake(13 * SECOND, Map.of(T1_B0, 8L));
+        history.lake(14 * SECOND, Map.of(T1_B0, 9L, T1_B1, 2L));
 
-        assertThat(history.behind(1, Map.of(T1_B0, 9L, T1_B1, 2L), 13 * SECOND)).isZero();
-        assertThat(history.behind(1, Map.of(T1_B0, 8L, T1_B1, 2L), 13 * SECOND)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(history.behind(1, Map.of(T1_B0, 9L), 13 * SECOND)).as("a bucket never tiered").isEqualTo(Duration.ofSeconds(2));
-        assertThat(history.behind(1, Map.of(), 13 * SECOND)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(history.behind(1, 12 * SECOND + 1)).as("lacking bucket 1's rows of 11 s")
+                .contains(Duration.ofSeconds(1).plusNanos(1));
+        assertThat(history.behind(1, 13 * SECOND + 1)).as("the lake's later sample holds everything").contains(Duration.ZERO);
+        assertThat(history.behind(1, 15 * SECOND)).as("no lake sample from then on yet").isEmpty();
     }
 
     @Test
-    void otherTablesDoNotCount() {
+    void flussSamplesAfterTheMomentAndOtherTablesDoNotCount() {
         WrittenHistory history = new WrittenHistory(Duration.ofMinutes(1));
-        history.add(10 * SECOND, Map.of(T1_B0, 5L, T2_B0, 7L));
+        history.fluss(10 * SECOND, Map.of(T1_B0, 5L, T2_B0, 7L));
+        history.fluss(20 * SECOND, Map.of(T1_B0, 6L, T2_B0, 7L));
+        history.lake(21 * SECOND, Map.of(T1_B0, 5L));
 
-        assertThat(history.behind(1, Map.of(T1_B0, 5L), 20 * SECOND)).isZero();
-        assertThat(history.behind(2, Map.of(T1_B0, 5L), 20 * SECOND)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(history.behind(1, 15 * SECOND)).contains(Duration.ZERO);
+        assertThat(history.behind(2, 15 * SECOND)).contains(Duration.ofSeconds(5));
     }
 
     @Test
     void samplesOlderThanTheSpanAreForgotten() {
         WrittenHistory history = new WrittenHistory(Duration.ofSeconds(5));
-        history.add(10 * SECOND, Map.of(T1_B0, 5L));
-        history.add(20 * SECOND, Map.of(T1_B0, 6L));
+        history.fluss(10 * SECOND, Map.of(T1_B0, 5L));
+        history.fluss(20 * SECOND, Map.of(T1_B0, 6L));
+        history.lake(21 * SECOND, Map.of());
 
-        assertThat(history.behind(1, Map.of(), 21 * SECOND)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(history.behind(1, 21 * SECOND)).contains(Duration.ofSeconds(1));
     }
 }
