@@ -313,17 +313,10 @@ final class CampaignRunner {
      */
     private static Optional<Duration> awaitCoverage(LakeCoverage coverage, Map<TableBucket, Long> ends, long sinceNanos,
             Duration timeout, Poll duringWait) throws Exception {
-        while (true) {
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - sinceNanos);
-            if (coverage.covers(ends)) {
-                return Optional.of(elapsed);
-            }
-            if (elapsed.compareTo(timeout) > 0) {
-                return Optional.empty();
-            }
+        return coverage.await(ends, sinceNanos, timeout, () -> {
             duringWait.run();
             Thread.sleep(POLL.toMillis());
-        }
+        });
     }
 
     private static String randomHex(int bytes) {

@@ -1,10 +1,12 @@
 package io.lakesync.bench.soak;
 
 import io.lakesync.bench.cluster.BenchCluster;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
@@ -80,6 +82,30 @@ public final class LakeCoverage {
             return false;
         }
         return ends.entrySet().stream().allMatch(e -> lake.getOrDefault(e.getKey(), -1L) >= e.getValue());
+    }
+
+    /** What a wait does between two looks at the lake: it waits a little, and may watch other things meanwhile. */
+    @FunctionalInterface
+    public interface Pause {
+        void pause() throws Exception;
+    }
+
+    /**
+     * Waits until the lake covers {@code ends} or {@code timeout} passes since {@code sinceNanos}, with
+     * {@code pause} between two looks; the time since {@code sinceNanos} when it did.
+     */
+    public Optional<Duration> await(Map<TableBucket, Long> ends, long sinceNanos, Duration timeout, Pause pause)
+            throws Exception {
+        while (true) {
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - sinceNanos);
+            if (covers(ends)) {
+                return Optional.of(elapsed);
+            }
+            if (elapsed.compareTo(timeout) > 0) {
+                return Optional.empty();
+            }
+            pause.pause();
+        }
     }
 
     /** Lake snapshot reads the coordinator failed so far (see {@link #covers}). */
