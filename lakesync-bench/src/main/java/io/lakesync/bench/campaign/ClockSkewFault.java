@@ -5,14 +5,14 @@ import java.util.SplittableRandom;
 
 /**
  * One instance restarted with its clock minutes off (ahead or behind), so that the instances disagree on the
- * time. The skew outlives the fault: the instance keeps it (through kills too) until a later skew fault gives it
- * another, so most faults strike instances whose clocks disagree.
+ * time; healed by restarting it with the true clock (a kill meanwhile restarts it with the skew it has).
  */
 final class ClockSkewFault implements Fault {
 
     static final int MAX_SKEW_MINUTES = 10;
 
     private final ServiceInstances instances;
+    private int skewed;
 
     ClockSkewFault(ServiceInstances instances) {
         this.instances = instances;
@@ -25,12 +25,14 @@ final class ClockSkewFault implements Fault {
 
     @Override
     public String description() {
-        return "one instance restarted with its clock 1 to " + MAX_SKEW_MINUTES + " minutes ahead or behind (kept after)";
+        return "one instance restarted with its clock 1 to " + MAX_SKEW_MINUTES + " minutes ahead or behind, restarted "
+                + "with the true clock at heal";
     }
 
     @Override
     public String inject(SplittableRandom random) throws Exception {
         int instance = random.nextInt(instances.count());
+        skewed = instance;
         long minutes = 1 + random.nextInt(MAX_SKEW_MINUTES);
         Duration offset = Duration.ofMinutes(random.nextBoolean() ? minutes : -minutes);
         instances.kill(instance);
@@ -39,7 +41,8 @@ final class ClockSkewFault implements Fault {
     }
 
     @Override
-    public void heal() {
-        // The skew stays (see the class comment).
+    public void heal() throws Exception {
+        instances.kill(skewed);
+        instances.launch(skewed, Duration.ZERO);
     }
 }

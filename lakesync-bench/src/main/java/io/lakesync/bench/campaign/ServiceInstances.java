@@ -103,11 +103,11 @@ final class ServiceInstances implements AutoCloseable {
         ready.set(i, true);
     }
 
-    /** SIGKILLs every instance and starts it again (with the clock it had); waits until all serve. */
+    /** SIGKILLs every instance and starts it again with the true clock; waits until all serve. */
     void restartAll() throws Exception {
         for (int i = 0; i < count(); i++) {
             kill(i);
-            relaunch(i);
+            launch(i, Duration.ZERO);
         }
         for (int i = 0; i < count(); i++) {
             awaitReady(i);
