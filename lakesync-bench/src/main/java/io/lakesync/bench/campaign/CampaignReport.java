@@ -42,6 +42,9 @@ final class CampaignReport {
                         : String.format("%.1f s", r.finalCatchUp().toMillis() / 1000.0),
                 rows.stream().mapToInt(k -> k.statusLies).sum()));
         out.append("Result: ").append(r.passed() ? "PASS" : "FAIL").append("\n\n");
+        if (r.endedEarly() != null) {
+            out.append("Ended early: ").append(r.endedEarly()).append(".\n\n");
+        }
         out.append("| table | kind | written | rows checked | lost | duplicated | mismatched |\n");
         out.append("| --- | --- | --- | ---: | ---: | ---: | ---: |\n");
         for (TableCheck c : r.checks()) {

@@ -12,6 +12,7 @@ import javax.annotation.Nullable;
  * and the row-by-row check of each table.
  *
  * @param skipped kinds left out, each with why
+ * @param endedEarly why the campaign stopped injecting before its last fault; null if it did not
  * @param finalCatchUp how long the lake took to hold everything after the writer stopped; null if it did not
  */
 record CampaignResult(
@@ -21,6 +22,7 @@ record CampaignResult(
         List<KindStats> kinds,
         KindStats betweenFaults,
         List<String> skipped,
+        @Nullable String endedEarly,
         @Nullable Duration finalCatchUp,
         List<TableCheck> checks) {
 
@@ -33,7 +35,8 @@ record CampaignResult(
     }
 
     boolean passed() {
-        return finalCatchUp != null
+        return endedEarly == null
+                && finalCatchUp != null
                 && checks.stream().allMatch(TableCheck::exact)
                 && kinds.stream().allMatch(KindStats::clean)
                 && betweenFaults.clean();

@@ -100,6 +100,7 @@ final class CampaignRunner {
         FaultPlan plan = new FaultPlan(settings.seed(), faults.size(), settings.minHold(), settings.maxHold());
         Duration finalCatchUp;
         List<TableCheck> checks;
+        String endedEarly = null;
         try (SoakWriter writer = new SoakWriter(
                         cluster.connection(), tables, data, settings.rowsPerSecond(), settings.partitionEvery());
                 StatusWatch watch = new StatusWatch(instances, new LakeCoverage(cluster, tables.all()), token,
@@ -121,9 +122,10 @@ final class CampaignRunner {
                 int[] exits = {0};
                 Optional<Duration> caughtUp = awaitCoverage(coverage, before, healedNanos, settings.catchUpTimeout(),
                         () -> exits[0] += supervise(instances, writer));
+                boolean repaired = true;
                 if (caughtUp.isEmpty()) {
                     stats.stalls++;
-                    repair(instances, writer, coverage, before, exits);
+                    repaired = repair(instances, writer, coverage, before, exits);
                 }
                 windows.add(fromId, data.logRows(), stats);
                 watch.phase(BETWEEN_FAULTS);
@@ -138,6 +140,12 @@ final class CampaignRunner {
                         caughtUp.map(d -> String.format("caught up %.1f s after heal", d.toMillis() / 1000.0))
                                 .orElse("NOT caught up within " + settings.catchUpTimeout()),
                         exits[0] == 0 ? "" : "; " + exits[0] + " running instance(s) stopped by themselves"));
+                if (!repaired) {
+                    endedEarly = "after fault " + n + " (" + fault.name() + "), the lake did not catch up even after "
+                            + "every instance restarted";
+                    progress.accept("Ending the campaign early: " + endedEarly);
+                    break;
+                }
             }
             progress.accept("Stopping the writer; waiting until the lake holds everything written");
             writer.stop();
@@ -165,7 +173,7 @@ final class CampaignRunner {
             windows.kindOf(id).ifPresent(kind -> kind.rowsChecked += 2);
         }
         return new CampaignResult(settings, startedAt, Duration.ofNanos(System.nanoTime() - startNanos), kinds, between,
-                skipped, finalCatchUp, checks);
+                skipped, endedEarly, finalCatchUp, checks);
     }
 
     /** The kinds to inject: those asked for (all by default) that this cluster can do; the others in {@code skipped}. */
@@ -206,15 +214,14 @@ final class CampaignRunner {
 
     /**
      * After a fault the lake did not catch up from: restarts every instance, as an operator would, so that the
-     * campaign goes on; it ends if the lake does not catch up within the timeout once they all serve again.
+     * campaign goes on; returns whether the lake caught up within the timeout once they all served again.
      */
-    private void repair(ServiceInstances instances, SoakWriter writer, LakeCoverage coverage,
+    private boolean repair(ServiceInstances instances, SoakWriter writer, LakeCoverage coverage,
             Map<TableBucket, Long> before, int[] exits) throws Exception {
         progress.accept("The lake did not catch up within " + settings.catchUpTimeout() + "; restarting every instance");
         instances.restartAll();
-        awaitCoverage(coverage, before, System.nanoTime(), settings.catchUpTimeout(), () -> exits[0] += supervise(instances, writer))
-                .orElseThrow(() -> new IllegalStateException("The lake did not catch up within "
-                        + settings.catchUpTimeout() + " even after every instance restarted; see the instance logs."));
+        return awaitCoverage(coverage, before, System.nanoTime(), settings.catchUpTimeout(),
+                () -> exits[0] += supervise(instances, writer)).isPresent();
     }
 
     /** What a wait does on each poll. */

@@ -56,12 +56,15 @@ class CampaignReportTest {
     }
 
     @Test
-    void kindsLeftOutAreNamedWithTheReason() {
+    void kindsLeftOutAndAnEarlyEndAreNamedWithTheReason() {
         CampaignResult result = new CampaignResult(SETTINGS, Instant.EPOCH, Duration.ofMinutes(1), List.of(),
                 new KindStats("between faults", ""), List.of("coordinator (needs a local stack that can restart it)"),
-                Duration.ZERO, List.of());
+                "after fault 3 (kill), the lake did not catch up", Duration.ZERO, List.of());
 
-        assertThat(CampaignReport.render(result)).contains("- not injected: coordinator (needs a local stack that can restart it)");
+        assertThat(CampaignReport.render(result))
+                .contains("- not injected: coordinator (needs a local stack that can restart it)")
+                .contains("Ended early: after fault 3 (kill), the lake did not catch up.");
+        assertThat(result.passed()).isFalse();
     }
 
     private static KindStats kind(String name, int injected, int survived, List<Long> catchUps) {
@@ -74,6 +77,6 @@ class CampaignReportTest {
 
     private static CampaignResult result(List<KindStats> kinds, KindStats between, Duration finalCatchUp, TableCheck check) {
         return new CampaignResult(SETTINGS, Instant.parse("2026-12-06T11:00:00Z"), Duration.ofMinutes(3), kinds, between,
-                List.of(), finalCatchUp, List.of(check));
+                List.of(), null, finalCatchUp, List.of(check));
     }
 }
