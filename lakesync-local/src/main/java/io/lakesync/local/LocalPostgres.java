@@ -174,7 +174,18 @@ public final class LocalPostgres implements AutoCloseable {
         long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
         List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(postmaster)));
         ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> command.add(Long.toString(d.pid()))));
-        execute(command, Map.of());
+        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            // A backend that ended between the listing and the signal is no failure; anything else is.
+            boolean onlyVanished = output.lines().filter(line -> !line.isBlank()).allMatch(line -> line.contains("No such process"));
+            if (kill.waitFor() != 0 && !onlyVanished) {
+                throw new IllegalStateException("Cannot send SIG" + signal + " to PostgreSQL: " + command + "\n" + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running " + command, e);
+        }
     }
 
     private String dataDir() {
