@@ -298,20 +298,23 @@ final class CampaignRunner {
         return shared;
     }
 
-    /** Waits until every table holds rows and the lake has them too: faults strike a service at work. */
+    /**
+     * Waits until every table holds rows and the lake has them too, within the final timeout (the first rounds
+     * of fresh instances are slow): faults strike a service at work.
+     */
     private void awaitFirstRows(LakeCoverage coverage, Poll duringWait) throws Exception {
         Map<TableBucket, Long> ends;
         long since = System.nanoTime();
         while ((ends = coverage.endOffsets()).keySet().stream().map(TableBucket::getTableId).distinct().count() < tables.all().size()) {
-            if (Duration.ofNanos(System.nanoTime() - since).compareTo(settings.catchUpTimeout()) > 0) {
-                throw new IllegalStateException("Fluss holds no rows of some table after " + settings.catchUpTimeout());
+            if (Duration.ofNanos(System.nanoTime() - since).compareTo(settings.finalTimeout()) > 0) {
+                throw new IllegalStateException("Fluss holds no rows of some table after " + settings.finalTimeout());
             }
             Thread.sleep(POLL.toMillis());
         }
-        Optional<Duration> first = awaitCoverage(coverage, ends, since, settings.catchUpTimeout(), duringWait);
+        Optional<Duration> first = awaitCoverage(coverage, ends, since, settings.finalTimeout(), duringWait);
         progress.accept(first.map(d -> String.format("The lake holds the first rows of every table after %.1f s; "
                 + "faults start", d.toMillis() / 1000.0)).orElseThrow(() -> new IllegalStateException(
-                "The lake did not get the first rows within " + settings.catchUpTimeout() + " (see the instance logs).")));
+                "The lake did not get the first rows within " + settings.finalTimeout() + " (see the instance logs).")));
     }
 
     /**
