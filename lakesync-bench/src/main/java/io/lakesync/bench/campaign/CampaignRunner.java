@@ -3,6 +3,7 @@ package io.lakesync.bench.campaign;
 import io.lakesync.bench.cluster.BenchCluster;
 import io.lakesync.bench.cluster.DataFolder;
 import io.lakesync.bench.cluster.FlussNodes;
+import io.lakesync.bench.cluster.LakeTables;
 import io.lakesync.bench.soak.LakeCoverage;
 import io.lakesync.bench.soak.LakeVerifier;
 import io.lakesync.bench.soak.SoakData;
@@ -159,14 +160,17 @@ final class CampaignRunner {
                     .statusLies += lies);
             instances.stopAll();
             progress.accept("Reading the lake back row by row");
-            checks = new LakeVerifier(cluster.lake(), tables).verify(data, (table, id, problem) -> {
-                KindStats kind = windows.kindOf(id).orElse(between);
-                switch (problem) {
-                    case LOST -> kind.lost++;
-                    case DUPLICATED -> kind.duplicated++;
-                    case MISMATCHED -> kind.mismatched++;
-                }
-            });
+            // A catalog of its own: a Paimon JDBC catalog does not renew its connections after PostgreSQL restarts.
+            try (LakeTables lake = new LakeTables(cluster.lakeCatalogOptions())) {
+                checks = new LakeVerifier(lake, tables).verify(data, (table, id, problem) -> {
+                    KindStats kind = windows.kindOf(id).orElse(between);
+                    switch (problem) {
+                        case LOST -> kind.lost++;
+                        case DUPLICATED -> kind.duplicated++;
+                        case MISMATCHED -> kind.mismatched++;
+                    }
+                });
+            }
         }
         // Both log tables hold one row of each id: the rows checked while a kind's faults lasted.
         for (long id = 0; id < data.logRows(); id++) {
@@ -214,13 +218,14 @@ final class CampaignRunner {
 
     /**
      * After a fault the lake did not catch up from: restarts every instance, as an operator would, so that the
-     * campaign goes on; returns whether the lake caught up within the timeout once they all served again.
+     * campaign goes on; returns whether the lake caught up within the final timeout (the first rounds of fresh
+     * instances are slow) once they all served again.
      */
     private boolean repair(ServiceInstances instances, SoakWriter writer, LakeCoverage coverage,
             Map<TableBucket, Long> before, int[] exits) throws Exception {
         progress.accept("The lake did not catch up within " + settings.catchUpTimeout() + "; restarting every instance");
         instances.restartAll();
-        return awaitCoverage(coverage, before, System.nanoTime(), settings.catchUpTimeout(),
+        return awaitCoverage(coverage, before, System.nanoTime(), settings.finalTimeout(),
                 () -> exits[0] += supervise(instances, writer)).isPresent();
     }
 
