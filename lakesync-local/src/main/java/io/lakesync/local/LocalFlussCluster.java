@@ -80,6 +80,7 @@ public final class LocalFlussCluster implements AutoCloseable {
 
     private final Path dataDir;
     private final Map<String, String> lakeCatalogOptions;
+    private final ServerListeners listeners;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final List<TabletServerSlot> tabletServers = new ArrayList<>();
     private TestingServer zookeeper;
@@ -103,8 +104,9 @@ public final class LocalFlussCluster implements AutoCloseable {
     /** The ports to bind, 0 meaning any free one. */
     private record Ports(int zookeeper, int coordinator, List<Integer> tabletServers) {}
 
-    private LocalFlussCluster(Path dataDir, Map<String, String> lakeCatalogOptions) {
+    private LocalFlussCluster(Path dataDir, Map<String, String> lakeCatalogOptions, ServerListeners listeners) {
         this.dataDir = dataDir;
+        this.listeners = listeners;
         this.lakeCatalogOptions = Collections.unmodifiableMap(lakeCatalogOptions);
     }
 
@@ -138,6 +140,12 @@ public final class LocalFlussCluster implements AutoCloseable {
      */
     public static LocalFlussCluster start(LakeSyncConfig config, Map<String, String> serverOverrides)
             throws Exception {
+        return start(config, serverOverrides, ServerListeners.NONE);
+    }
+
+    /** Starts the stack as {@link #start(LakeSyncConfig, Map)} does, each server with {@code listeners} too. */
+    public static LocalFlussCluster start(
+            LakeSyncConfig config, Map<String, String> serverOverrides, ServerListeners listeners) throws Exception {
         Path dataDir = Path.of(config.get(LakeSyncOptions.DATA_DIR)).toAbsolutePath().normalize();
         RememberedPorts remembered = RememberedPorts.in(dataDir);
         Ports ports = ports(config, remembered);
@@ -145,7 +153,7 @@ public final class LocalFlussCluster implements AutoCloseable {
         boolean s3Lake = s3Lake(config);
         if (!s3Lake) {
             LocalFlussCluster cluster = new LocalFlussCluster(
-                    dataDir, lakeOptions(Map.of("warehouse", dataDir.resolve("warehouse").toString()), config));
+                    dataDir, lakeOptions(Map.of("warehouse", dataDir.resolve("warehouse").toString()), config), listeners);
             cluster.startChecked(config, remembered, ports, serverOverrides, Map.of());
             return cluster;
         }
@@ -155,7 +163,8 @@ public final class LocalFlussCluster implements AutoCloseable {
         LocalFlussCluster cluster;
         try {
             s3.createBucket(S3_BUCKET);
-            cluster = new LocalFlussCluster(dataDir, lakeOptions(s3.catalogOptions(S3_BUCKET, "warehouse"), config));
+            cluster = new LocalFlussCluster(
+                    dataDir, lakeOptions(s3.catalogOptions(S3_BUCKET, "warehouse"), config), listeners);
         } catch (Exception | Error e) {
             s3.close();
             throw e;
@@ -300,7 +309,7 @@ public final class LocalFlussCluster implements AutoCloseable {
     /** Starts the coordinator on its port, the one it bound before if it ran already. */
     private void startCoordinator() throws Exception {
         Configuration conf = new Configuration(serverCommon);
-        conf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + boundCoordinatorPort);
+        setListeners(conf, "coordinator", boundCoordinatorPort);
         CoordinatorServer server = new CoordinatorServer(conf);
         server.start();
         coordinator = server;
@@ -319,7 +328,7 @@ public final class LocalFlussCluster implements AutoCloseable {
     private void launchTabletServer(int index) throws Exception {
         TabletServerSlot slot = tabletServers.get(index);
         Configuration conf = new Configuration(serverCommon);
-        conf.setString(ConfigOptions.BIND_LISTENERS.key(), "FLUSS://" + HOST + ":" + slot.port);
+        setListeners(conf, "tablet-server-" + index, slot.port);
         conf.setString(ConfigOptions.TABLET_SERVER_ID.key(), Integer.toString(index));
         conf.setString(ConfigOptions.DATA_DIR.key(), dataDir.resolve("tablet-server-" + index).toString());
         TabletServer server = new TabletServer(conf);
@@ -388,8 +397,19 @@ public final class LocalFlussCluster implements AutoCloseable {
         server.closeAsync().get(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
+    /** The port of a server's own listener ({@link ServerListeners} may add others). */
     private static int boundPort(RpcServer server) {
-        return server.getBindEndpoints().get(0).getPort();
+        return server.getBindEndpoints().stream()
+                .filter(endpoint -> endpoint.getListenerName().equals("FLUSS"))
+                .findFirst()
+                .orElseThrow()
+                .getPort();
+    }
+
+    private void setListeners(Configuration conf, String server, int port) throws Exception {
+        String fluss = "FLUSS://" + HOST + ":" + port;
+        conf.setString(ConfigOptions.BIND_LISTENERS.key(), fluss);
+        listeners.options(server, fluss).forEach(conf::setString);
     }
 
     /** How many tablet servers the stack has, running or stopped; their indexes are 0 to this - 1. */

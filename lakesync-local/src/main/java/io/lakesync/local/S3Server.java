@@ -32,9 +32,12 @@ public final class S3Server implements AutoCloseable {
     private final BlobStore objects;
     private final String accessKey;
     private final String secretKey;
+    private final S3Faults faults;
 
-    private S3Server(S3Proxy proxy, BlobStoreContext store, BlobStore objects, String accessKey, String secretKey) {
+    private S3Server(S3Proxy proxy, BlobStoreContext store, BlobStore objects, String accessKey, String secretKey,
+            S3Faults faults) {
         this.proxy = proxy;
+        this.faults = faults;
         this.store = store;
         this.objects = objects;
         this.accessKey = accessKey;
@@ -55,12 +58,13 @@ public final class S3Server implements AutoCloseable {
         }
         String accessKey = "local-" + randomHex(8);
         String secretKey = randomHex(20);
+        S3Faults faults = new S3Faults();
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(objects)
+                .blobStore(faults.guard(objects))
                 .endpoint(URI.create("http://" + HOST + ":" + port))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
                 .build();
-        S3Server server = new S3Server(proxy, store, objects, accessKey, secretKey);
+        S3Server server = new S3Server(proxy, store, objects, accessKey, secretKey, faults);
         try {
             proxy.start();
             long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
@@ -76,6 +80,11 @@ public final class S3Server implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    /** The switch that makes this server's requests fail or slow (off until turned on). */
+    public S3Faults faults() {
+        return faults;
     }
 
     /** Creates {@code bucket} if it does not exist yet. */

@@ -1,32 +1,19 @@
 package io.lakesync.state;
 
-import com.sun.security.auth.module.UnixSystem;
+import io.lakesync.local.LocalPostgres;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real, throwaway PostgreSQL server for tests, run from the Debian binaries under
- * {@code /usr/lib/postgresql/<version>/bin} (installed by {@code build-support/test-deps/postgresql.sh}).
+ * A real, throwaway PostgreSQL server for tests ({@link LocalPostgres}: the Debian binaries that
+ * {@code build-support/test-deps/postgresql.sh} installs).
  *
  * <p>Register it with {@code @RegisterExtension static PostgresServer postgres = new PostgresServer();} and call
  * {@link #newDatabase()} for an empty database. One server serves the whole test run (starting one costs a few
@@ -39,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class PostgresServer implements BeforeAllCallback {
 
-    public static final String SUPERUSER = "lakesync";
+    public static final String SUPERUSER = LocalPostgres.SUPERUSER;
     public static final String PASSWORD = "lakesync-test-password";
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(PostgresServer.class);
@@ -98,12 +85,12 @@ public final class PostgresServer implements BeforeAllCallback {
      * ({@link #ownServer()}) may be paused; {@link #resume()} lets it go on.
      */
     public void pause() throws IOException {
-        ownedRunning().signal("STOP");
+        ownedRunning().server.pause();
     }
 
     /** Lets a {@link #pause() paused} server go on (SIGCONT). */
     public void resume() throws IOException {
-        ownedRunning().signal("CONT");
+        ownedRunning().server.resume();
     }
 
     private Running ownedRunning() {
@@ -130,168 +117,25 @@ public final class PostgresServer implements BeforeAllCallback {
     /** The started server; JUnit closes it when the whole test run ends. */
     static final class Running implements ExtensionContext.Store.CloseableResource {
 
-        private static final Path INSTALL_ROOT = Path.of("/usr/lib/postgresql");
-        private static final String INSTALLER = "build-support/test-deps/postgresql.sh";
-
-        private final Path binaries;
-        private final Path home;
+        private final LocalPostgres server;
         private final int port;
-        private final boolean asPostgresUser;
-        private boolean stopped;
 
-        private Running(Path binaries, Path home, int port, boolean asPostgresUser) {
-            this.binaries = binaries;
-            this.home = home;
-            this.port = port;
-            this.asPostgresUser = asPostgresUser;
+        private Running(LocalPostgres server) {
+            this.server = server;
+            this.port = server.port();
         }
 
         static Running start() {
-            Path binaries = findBinaries();
-            boolean asPostgresUser = new UnixSystem().getUid() == 0;
-            try {
-                Path home = Files.createTempDirectory("lakesync-postgres-");
-                Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-xr-x"));
-                Path passwordFile = Files.writeString(home.resolve("password"), PASSWORD, StandardCharsets.UTF_8);
-                if (asPostgresUser) {
-                    UserPrincipal postgres = home.getFileSystem().getUserPrincipalLookupService()
-                            .lookupPrincipalByName("postgres");
-                    Files.setOwner(home, postgres);
-                    Files.setOwner(passwordFile, postgres);
-                }
-                Running initialized = new Running(binaries, home, 0, asPostgresUser);
-                initialized.run("initdb", "-D", initialized.dataDir(), "-U", SUPERUSER, "--pwfile=" + passwordFile,
-                        "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync");
-                // The free port may be taken again before the server binds it; then try another.
-                for (int attempt = 1; ; attempt++) {
-                    Running server = new Running(binaries, home, freePort(), asPostgresUser);
-                    try {
-                        server.run("pg_ctl", "-D", server.dataDir(), "-l", home.resolve("server.log").toString(),
-                                "-w", "-t", "60", "-o", "-p " + server.port + " -h 127.0.0.1 -k " + home
-                                        + " -F -c synchronous_commit=off -c full_page_writes=off", "start");
-                        return server;
-                    } catch (IllegalStateException e) {
-                        if (attempt == 3) {
-                            throw e;
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("Cannot prepare a PostgreSQL test server", e);
-            }
+            return new Running(LocalPostgres.start(PASSWORD));
         }
 
-        synchronized void stop() throws IOException {
-            if (!stopped) {
-                run("pg_ctl", "-D", dataDir(), "-m", "immediate", "-w", "stop");
-                stopped = true;
-            }
-        }
-
-        /**
-         * Sends {@code signal} to the postmaster (its pid is the first line of postmaster.pid) and its backends; a
-         * backend that ended meanwhile is no error.
-         */
-        synchronized void signal(String signal) throws IOException {
-            long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
-            List<String> backends = ProcessHandle.of(postmaster).orElseThrow().descendants()
-                    .map(backend -> String.valueOf(backend.pid())).toList();
-            if (kill(signal, List.of(String.valueOf(postmaster))) != 0) {
-                throw new IllegalStateException("Could not send SIG" + signal + " to PostgreSQL (pid " + postmaster + ")");
-            }
-            if (!backends.isEmpty()) {
-                kill(signal, backends);
-            }
-        }
-
-        private static int kill(String signal, List<String> pids) throws IOException {
-            List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
-            command.addAll(pids);
-            try {
-                Process kill = new ProcessBuilder(command).redirectErrorStream(true)
-                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-                if (!kill.waitFor(30, TimeUnit.SECONDS)) {
-                    kill.destroyForcibly();
-                    throw new IllegalStateException("kill did not finish within 30 s: " + command);
-                }
-                return kill.exitValue();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while running " + command, e);
-            }
+        void stop() throws IOException {
+            server.stop();
         }
 
         @Override
         public void close() throws IOException {
-            try {
-                if (!stopped) {
-                    signal("CONT"); // a test that failed while the server was paused must not leave it frozen
-                }
-                stop();
-            } finally {
-                try (Stream<Path> files = Files.walk(home)) {
-                    files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                }
-            }
-        }
-
-        private String dataDir() {
-            return home.resolve("data").toString();
-        }
-
-        private void run(String program, String... args) throws IOException {
-            List<String> command = new ArrayList<>();
-            if (asPostgresUser) {
-                command.addAll(List.of("runuser", "-u", "postgres", "--"));
-            }
-            command.add(binaries.resolve(program).toString());
-            command.addAll(List.of(args));
-            Path output = Files.createTempFile("lakesync-postgres-" + program, ".out");
-            try {
-                Process process = new ProcessBuilder(command)
-                        .directory(home.toFile())
-                        .redirectErrorStream(true)
-                        .redirectOutput(output.toFile())
-                        .start();
-                if (!process.waitFor(90, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    throw new IllegalStateException(program + " did not finish within 90 s: " + command);
-                }
-                if (process.exitValue() != 0) {
-                    String log = Files.isRegularFile(home.resolve("server.log"))
-                            ? Files.readString(home.resolve("server.log")) : "";
-                    throw new IllegalStateException(program + " failed with exit code " + process.exitValue()
-                            + ": " + command + "\n" + Files.readString(output) + log);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while running " + command, e);
-            } finally {
-                Files.deleteIfExists(output);
-            }
-        }
-
-        private static Path findBinaries() {
-            Optional<Path> newest = Optional.empty();
-            if (Files.isDirectory(INSTALL_ROOT)) {
-                try (Stream<Path> versions = Files.list(INSTALL_ROOT)) {
-                    newest = versions
-                            .filter(dir -> Files.isExecutable(dir.resolve("bin/initdb")))
-                            .filter(dir -> dir.getFileName().toString().matches("\\d+"))
-                            .max(Comparator.comparingInt(dir -> Integer.parseInt(dir.getFileName().toString())));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }
-            return newest.map(dir -> dir.resolve("bin")).orElseThrow(() -> new IllegalStateException(
-                    "No PostgreSQL server binaries under " + INSTALL_ROOT + "/<version>/bin; run " + INSTALLER
-                            + " (or apt-get install postgresql) first."));
-        }
-
-        private static int freePort() throws IOException {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                return socket.getLocalPort();
-            }
+            server.close();
         }
     }
 }

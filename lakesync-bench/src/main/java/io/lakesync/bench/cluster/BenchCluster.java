@@ -4,6 +4,7 @@ import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.local.LocalFlussCluster;
+import io.lakesync.local.ServerListeners;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,11 +89,22 @@ public final class BenchCluster implements AutoCloseable {
 
     /** Starts the cluster under {@code dataDir} on free ports. */
     public static BenchCluster start(Path dataDir, Duration kvSnapshotInterval) throws Exception {
+        return start(dataDir, kvSnapshotInterval, Map.of(), ServerListeners.NONE);
+    }
+
+    /**
+     * Starts the cluster as {@link #start(Path, Duration)} does, with {@code settings} added to the local stack's
+     * configuration (its ports, a lake of its own: {@code datalake.paimon.*}) and {@code listeners} on each server.
+     */
+    public static BenchCluster start(Path dataDir, Duration kvSnapshotInterval, Map<String, String> settings,
+            ServerListeners listeners) throws Exception {
         Map<String, String> config = new LinkedHashMap<>();
         config.put(LakeSyncOptions.DATA_DIR.key(), dataDir.toString());
         config.put(LakeSyncOptions.LOCAL_COORDINATOR_PORT.key(), "0");
         config.put(LakeSyncOptions.LOCAL_KV_SNAPSHOT_INTERVAL.key(), kvSnapshotInterval.toMillis() + " ms");
-        LocalFlussCluster cluster = LocalFlussCluster.start(LakeSyncConfig.fromMap(config, "benchmark"), Map.of());
+        config.putAll(settings);
+        LocalFlussCluster cluster =
+                LocalFlussCluster.start(LakeSyncConfig.fromMap(config, "benchmark"), Map.of(), listeners);
         try {
             return new BenchCluster(cluster);
         } catch (RuntimeException e) {
@@ -103,6 +115,12 @@ public final class BenchCluster implements AutoCloseable {
 
     public Connection connection() {
         return connection;
+    }
+
+    /** The cluster's servers to stop and start, for the campaign's node faults. */
+    public FlussNodes nodes() {
+        return FlussNodes.of(cluster::tabletServerCount, cluster::stopTabletServer,
+                cluster::startTabletServer, cluster::tabletServerRunning, cluster::restartCoordinator);
     }
 
     public String bootstrapServers() {

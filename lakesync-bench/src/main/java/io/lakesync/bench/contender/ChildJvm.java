@@ -48,6 +48,11 @@ public final class ChildJvm implements AutoCloseable {
     static final String EXTRA_FLAGS_ENV = "BENCH_CONTENDER_JVM_OPTS";
 
     public static ChildJvm launch(ChildArgs args, String heap, Path logFile) throws IOException {
+        return launch(ContenderMain.class, args, heap, logFile);
+    }
+
+    /** Starts {@code main}, a child that speaks {@link ChildProtocol}, as {@link #launch(ChildArgs, String, Path)} does. */
+    public static ChildJvm launch(Class<?> main, ChildArgs args, String heap, Path logFile) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -57,7 +62,7 @@ public final class ChildJvm implements AutoCloseable {
         command.add("-Dlog4j2.configurationFile=" + LOG_CONFIG);
         command.add("-cp");
         command.add(loggingFirst(System.getProperty("java.class.path")));
-        command.add(ContenderMain.class.getName());
+        command.add(main.getName());
         command.addAll(args.toList());
         Process process =
                 new ProcessBuilder(command)

@@ -3,7 +3,10 @@ package io.lakesync.bench.contender;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,6 +41,21 @@ public final class ChildProtocol {
 
     public ChildProtocol(PrintStream out) {
         this.out = out;
+    }
+
+    /** The protocol on this process's standard output, kept for it alone: what libraries print goes to standard error. */
+    public static ChildProtocol onStandardOutput() {
+        PrintStream protocolOut = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        return new ChildProtocol(protocolOut);
+    }
+
+    /** Blocks until the driver writes {@value #STOP} on {@code stdin} or goes away (end of input). */
+    public static void awaitStop(BufferedReader stdin) throws IOException {
+        String line;
+        while ((line = stdin.readLine()) != null && !line.trim().equals(STOP)) {
+            // not for us
+        }
     }
 
     public void send(Type type, Map<String, ?> payload) {

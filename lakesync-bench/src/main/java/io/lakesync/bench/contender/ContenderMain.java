@@ -5,7 +5,6 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.tiering.round.RoundHooks;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +30,7 @@ public final class ContenderMain {
     private ContenderMain() {}
 
     public static void main(String[] argv) {
-        // Libraries may print to stdout; keep it for the protocol alone.
-        PrintStream protocolOut = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        System.setOut(System.err);
-        ChildProtocol protocol = new ChildProtocol(protocolOut);
+        ChildProtocol protocol = ChildProtocol.onStandardOutput();
         int exitCode = 0;
         try {
             HeapSampler heap = HeapSampler.start();
@@ -183,10 +179,7 @@ public final class ContenderMain {
     private static void awaitStop(
             BufferedReader stdin, ChildProtocol protocol, HeapSampler heap, Supplier<Map<String, Object>> figures)
             throws Exception {
-        String line;
-        while ((line = stdin.readLine()) != null && !line.trim().equals(ChildProtocol.STOP)) {
-            // not for us
-        }
+        ChildProtocol.awaitStop(stdin);
         Map<String, Object> stats = new LinkedHashMap<>(figures.get());
         stats.put("peakHeapBytes", heap.peakBytes());
         protocol.send(ChildProtocol.Type.STATS, stats);

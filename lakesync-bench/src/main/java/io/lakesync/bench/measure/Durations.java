@@ -1,6 +1,8 @@
 package io.lakesync.bench.measure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Durations written the way the benchmark's options take them. */
 public final class Durations {
@@ -17,5 +19,16 @@ public final class Durations {
             return ms / 60_000 + "min";
         }
         return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+    }
+
+    /** The p50, p90 and max of {@code millis} in seconds, {@code 1.2 s / 2.0 s / 4.1 s}; "–" for none. */
+    public static String spread(List<Long> millis) {
+        if (millis.isEmpty()) {
+            return "–";
+        }
+        List<Long> sorted = new ArrayList<>(millis);
+        sorted.sort(null);
+        return String.format("%.1f s / %.1f s / %.1f s", LagTracker.percentile(sorted, 0.5) / 1000.0,
+                LagTracker.percentile(sorted, 0.9) / 1000.0, sorted.get(sorted.size() - 1) / 1000.0);
     }
 }

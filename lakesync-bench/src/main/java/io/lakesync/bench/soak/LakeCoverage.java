@@ -1,10 +1,12 @@
 package io.lakesync.bench.soak;
 
 import io.lakesync.bench.cluster.BenchCluster;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
@@ -21,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Where Fluss ends and how far the lake reaches, bucket by bucket (partitions included): what "the lake covers
  * everything written before a kill" means.
  */
-final class LakeCoverage {
+public final class LakeCoverage {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeCoverage.class);
 
@@ -30,14 +32,14 @@ final class LakeCoverage {
     private final List<TablePath> tables;
     private int failedReads;
 
-    LakeCoverage(BenchCluster cluster, List<TablePath> tables) {
+    public LakeCoverage(BenchCluster cluster, List<TablePath> tables) {
         this.cluster = cluster;
         this.admin = cluster.connection().getAdmin();
         this.tables = tables;
     }
 
     /** Fluss end offsets (high watermarks) now, of every non-empty bucket of every table. */
-    Map<TableBucket, Long> endOffsets() throws Exception {
+    public Map<TableBucket, Long> endOffsets() throws Exception {
         List<CompletableFuture<Map<TableBucket, Long>>> requests = new ArrayList<>();
         for (TablePath path : tables) {
             TableInfo info = admin.getTableInfo(path).get();
@@ -70,7 +72,7 @@ final class LakeCoverage {
      * previous offsets file when a new snapshot is committed; a read that falls between the two fails with
      * {@code FileNotFoundException} for the file just replaced. The next poll reads the new one.
      */
-    boolean covers(Map<TableBucket, Long> ends) throws Exception {
+    public boolean covers(Map<TableBucket, Long> ends) throws Exception {
         Map<TableBucket, Long> lake;
         try {
             lake = lakeOffsets();
@@ -82,12 +84,37 @@ final class LakeCoverage {
         return ends.entrySet().stream().allMatch(e -> lake.getOrDefault(e.getKey(), -1L) >= e.getValue());
     }
 
+    /** What a wait does between two looks at the lake: it waits a little, and may watch other things meanwhile. */
+    @FunctionalInterface
+    public interface Pause {
+        void pause() throws Exception;
+    }
+
+    /**
+     * Waits until the lake covers {@code ends} or {@code timeout} passes since {@code sinceNanos}, with
+     * {@code pause} between two looks; the time since {@code sinceNanos} when it did.
+     */
+    public Optional<Duration> await(Map<TableBucket, Long> ends, long sinceNanos, Duration timeout, Pause pause)
+            throws Exception {
+        while (true) {
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - sinceNanos);
+            if (covers(ends)) {
+                return Optional.of(elapsed);
+            }
+            if (elapsed.compareTo(timeout) > 0) {
+                return Optional.empty();
+            }
+            pause.pause();
+        }
+    }
+
     /** Lake snapshot reads the coordinator failed so far (see {@link #covers}). */
-    int failedReads() {
+    public int failedReads() {
         return failedReads;
     }
 
-    private Map<TableBucket, Long> lakeOffsets() throws Exception {
+    /** The lake's end offsets per bucket, from the coordinator's latest lake snapshots. */
+    public Map<TableBucket, Long> lakeOffsets() throws Exception {
         List<CompletableFuture<Map<TableBucket, Long>>> requests = new ArrayList<>();
         for (TablePath path : tables) {
             requests.add(cluster.lakeBucketOffsets(path));

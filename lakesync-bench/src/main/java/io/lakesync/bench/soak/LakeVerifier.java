@@ -16,22 +16,38 @@ import org.apache.fluss.metadata.TablePath;
  * tables must hold every row exactly once with its values (and in its partition), the primary-key table's merged
  * state must equal the writer's final state key by key.
  */
-final class LakeVerifier {
+public final class LakeVerifier {
 
     private final LakeTables lake;
     private final SoakTables tables;
 
-    LakeVerifier(LakeTables lake, SoakTables tables) {
+    public LakeVerifier(LakeTables lake, SoakTables tables) {
         this.lake = lake;
         this.tables = tables;
     }
 
-    List<TableCheck> verify(SoakData written) throws Exception {
+    /** What was wrong with a log table's row, for a caller that wants to know when it was written. */
+    public enum Problem { LOST, DUPLICATED, MISMATCHED }
+
+    /** Told of every wrong row of the log tables, by id (ids were written in order). */
+    @FunctionalInterface
+    public interface LogRowProblems {
+        LogRowProblems NONE = (table, id, problem) -> {};
+
+        void found(TablePath table, long id, Problem problem);
+    }
+
+    public List<TableCheck> verify(SoakData written) throws Exception {
+        return verify(written, LogRowProblems.NONE);
+    }
+
+    /** Checks every table, telling {@code problems} of each wrong row of the log tables. */
+    public List<TableCheck> verify(SoakData written, LogRowProblems problems) throws Exception {
         return List.of(
-                checkLog(tables.log(), "log", written.logRows(), written::logRow, null),
+                checkLog(tables.log(), "log", written.logRows(), written::logRow, null, problems),
                 checkPrimaryKey(written),
                 checkLog(tables.partitioned(), "log, " + written.partitions() + " partitions", written.partitionedRows(),
-                        written::partitionedRow, written::partitionOf));
+                        written::partitionedRow, written::partitionOf, problems));
     }
 
     /** {@code partitionOf}: the partition each id was written into; {@code null} for an unpartitioned table. */
@@ -40,7 +56,8 @@ final class LakeVerifier {
             String kind,
             long rows,
             LongFunction<BenchRecord> rowWritten,
-            @Nullable LongFunction<String> partitionOf)
+            @Nullable LongFunction<String> partitionOf,
+            LogRowProblems problems)
             throws Exception {
         int[] seen = new int[Math.toIntExact(rows)];
         long[] checked = {0};
@@ -56,6 +73,7 @@ final class LakeVerifier {
             long id = record.id();
             if (id < 0 || id >= rows) {
                 mismatched[0]++;
+                problems.found(path, id, Problem.MISMATCHED);
                 return;
             }
             seen[(int) id]++;
@@ -63,13 +81,20 @@ final class LakeVerifier {
                     partitioned && !partitionOf.apply(id).equals(row.getString(BenchSchema.COLUMNS.size()).toString());
             if (wrongPartition || !record.equals(rowWritten.apply(id))) {
                 mismatched[0]++;
+                problems.found(path, id, Problem.MISMATCHED);
             }
         });
         long lost = 0;
         long duplicated = 0;
-        for (int count : seen) {
-            lost += count == 0 ? 1 : 0;
-            duplicated += Math.max(0, count - 1);
+        for (int id = 0; id < seen.length; id++) {
+            if (seen[id] == 0) {
+                lost++;
+                problems.found(path, id, Problem.LOST);
+            }
+            for (int extra = 1; extra < seen[id]; extra++) {
+                duplicated++;
+                problems.found(path, id, Problem.DUPLICATED);
+            }
         }
         return new TableCheck(path.toString(), kind, String.format("%,d rows", rows), checked[0], lost, duplicated,
                 mismatched[0]);

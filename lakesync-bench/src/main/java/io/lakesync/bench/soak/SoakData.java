@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * deletes) with their resulting {@link PkState}, and partitioned rows {@code 0, 1, 2, ...} with the partition
  * each went into. Not thread-safe: one writer generates, the verifier reads after it stopped.
  */
-final class SoakData {
+public final class SoakData {
 
     private final long seed;
     private final PkOps pkOps;
@@ -24,7 +24,7 @@ final class SoakData {
     private long pkOperations;
     private long partitionedRows;
 
-    SoakData(long seed) {
+    public SoakData(long seed) {
         this.seed = seed;
         this.pkOps = new PkOps(pkSeed());
         this.pkState = new PkState(pkSeed());
@@ -65,7 +65,8 @@ final class SoakData {
         return partitionStarts.floorEntry(id).getValue();
     }
 
-    long logRows() {
+    /** Log rows written so far; read from another thread it may lag a little (the campaign places faults by it). */
+    public long logRows() {
         return logRows;
     }
 

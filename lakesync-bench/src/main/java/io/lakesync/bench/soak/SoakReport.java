@@ -1,10 +1,8 @@
 package io.lakesync.bench.soak;
 
 import io.lakesync.bench.measure.Durations;
-import io.lakesync.bench.measure.LagTracker;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -54,16 +52,7 @@ final class SoakReport {
     }
 
     private static String catchUp(List<Long> millis) {
-        if (millis.isEmpty()) {
-            return "–";
-        }
-        List<Long> sorted = new ArrayList<>(millis);
-        sorted.sort(null);
-        return String.format("%.1f s / %.1f s / %.1f s (%d)",
-                LagTracker.percentile(sorted, 0.5) / 1000.0,
-                LagTracker.percentile(sorted, 0.9) / 1000.0,
-                sorted.get(sorted.size() - 1) / 1000.0,
-                sorted.size());
+        return millis.isEmpty() ? "–" : Durations.spread(millis) + " (" + millis.size() + ")";
     }
 
     private static <K> String counts(Map<K, Integer> counts, java.util.function.Function<K, String> label) {

@@ -147,15 +147,6 @@ final class SoakRunner {
      */
     private static Optional<Duration> awaitCoverage(LakeCoverage coverage, Map<TableBucket, Long> ends,
             RoundStageWatch watch, long sinceNanos, Duration timeout) throws Exception {
-        while (true) {
-            Duration elapsed = Duration.ofNanos(System.nanoTime() - sinceNanos);
-            if (coverage.covers(ends)) {
-                return Optional.of(elapsed);
-            }
-            if (elapsed.compareTo(timeout) > 0) {
-                return Optional.empty();
-            }
-            watch.follow(POLL);
-        }
+        return coverage.await(ends, sinceNanos, timeout, () -> watch.follow(POLL));
     }
 }

@@ -10,20 +10,20 @@ import org.apache.fluss.metadata.TablePath;
  * The soak's three lake-enabled tables: a log table, a primary-key table and a log table partitioned by a
  * STRING column whose partitions appear while the soak runs. All share the benchmark's six columns.
  */
-record SoakTables(TablePath log, TablePath primaryKey, TablePath partitioned) {
+public record SoakTables(TablePath log, TablePath primaryKey, TablePath partitioned) {
 
     static final String DATABASE = "soak";
 
-    static SoakTables standard() {
+    public static SoakTables standard() {
         return new SoakTables(
                 TablePath.of(DATABASE, "events"), TablePath.of(DATABASE, "accounts"), TablePath.of(DATABASE, "events_by_part"));
     }
 
-    List<TablePath> all() {
+    public List<TablePath> all() {
         return List.of(log, primaryKey, partitioned);
     }
 
-    void create(BenchCluster cluster, int buckets, Duration freshness) throws Exception {
+    public void create(BenchCluster cluster, int buckets, Duration freshness) throws Exception {
         cluster.createTable(log, BenchSchema.descriptor(false, buckets, freshness));
         cluster.createTable(primaryKey, BenchSchema.descriptor(true, buckets, freshness));
         cluster.createTable(partitioned, BenchSchema.partitionedDescriptor(buckets, freshness));

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *                    └── a write Fluss rejects ──► stop() throws it
  * </pre>
  */
-final class SoakWriter implements AutoCloseable {
+public final class SoakWriter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SoakWriter.class);
     private static final long TICK_MILLIS = 100;
@@ -52,7 +52,7 @@ final class SoakWriter implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running;
 
-    SoakWriter(Connection connection, SoakTables tables, SoakData data, int rowsPerSecond, Duration partitionEvery) {
+    public SoakWriter(Connection connection, SoakTables tables, SoakData data, int rowsPerSecond, Duration partitionEvery) {
         this.data = data;
         this.admin = connection.getAdmin();
         this.partitionedPath = tables.partitioned();
@@ -68,13 +68,13 @@ final class SoakWriter implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    void start() {
+    public void start() {
         running = true;
         thread.start();
     }
 
     /** Stops writing and waits until Fluss acknowledged every row. */
-    void stop() throws Exception {
+    public void stop() throws Exception {
         running = false;
         thread.join();
         CompletableFuture.runAsync(() -> {
@@ -92,7 +92,7 @@ final class SoakWriter implements AutoCloseable {
     }
 
     /** Why writing stopped early, if it did. */
-    Throwable failure() {
+    public Throwable failure() {
         return failure.get();
     }
 

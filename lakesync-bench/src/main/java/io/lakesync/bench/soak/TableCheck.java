@@ -10,9 +10,9 @@ package io.lakesync.bench.soak;
  * @param mismatched lake rows whose values differ from what was written last (or whose partition does), and
  *     rows that should not be there at all (an id never written, a deleted key)
  */
-record TableCheck(String table, String kind, String written, long checked, long lost, long duplicated, long mismatched) {
+public record TableCheck(String table, String kind, String written, long checked, long lost, long duplicated, long mismatched) {
 
-    boolean exact() {
+    public boolean exact() {
         return lost == 0 && duplicated == 0 && mismatched == 0;
     }
 }
