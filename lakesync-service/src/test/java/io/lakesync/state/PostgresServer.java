@@ -79,6 +79,13 @@ public final class PostgresServer implements BeforeAllCallback {
         ownedRunning().stop();
     }
 
+    /** Stops the server and starts it again on the same port: every connection open to it is gone. */
+    public void restart() throws IOException {
+        Running running = ownedRunning();
+        running.server.stop();
+        running.server.restart();
+    }
+
     /**
      * Freezes the server with SIGSTOP, its postmaster and every backend: connections stay open and calls go
      * unanswered, as with a server that hangs or a network partition mid-query. Only a class's own server
