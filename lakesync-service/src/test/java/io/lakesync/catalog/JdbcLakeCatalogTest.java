@@ -29,7 +29,6 @@ import java.util.TreeMap;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataTypes;
-import org.apache.paimon.jdbc.JdbcCatalog;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +74,6 @@ class JdbcLakeCatalogTest extends TieringTestBase {
         createTable(ORDERS, ordersTable(2, "500ms")
                 .customProperty("paimon.file.format", "avro")
                 .build());
-        assertThat(lake.catalog()).isInstanceOf(JdbcCatalog.class);
         assertThat(catalogTablesInPostgres()).contains("fluss.jdbc_events", "fluss.jdbc_orders");
 
         Path configFile = productionConfigFile();
