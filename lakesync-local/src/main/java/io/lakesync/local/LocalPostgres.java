@@ -12,9 +12,11 @@ import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -166,14 +168,41 @@ public final class LocalPostgres implements AutoCloseable {
         running = true;
     }
 
-    /** Sends {@code signal} to the postmaster and every backend it forked (a frozen postmaster alone still serves). */
+    /**
+     * Sends {@code signal} to the postmaster and every backend it forked (a frozen postmaster alone still serves).
+     * To freeze, the postmaster stops first so that it forks no more, then its children until none is new: a
+     * backend forked while the first listing ran would otherwise keep answering.
+     */
     private synchronized void signal(String signal) throws IOException {
         if (!running) {
             return;
         }
         long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
-        List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(postmaster)));
-        ProcessHandle.of(postmaster).ifPresent(p -> p.descendants().forEach(d -> command.add(Long.toString(d.pid()))));
+        Set<Long> signalled = new HashSet<>();
+        if (signal.equals("STOP")) {
+            kill(signal, List.of(postmaster));
+            signalled.add(postmaster);
+        }
+        while (true) {
+            List<Long> children = ProcessHandle.of(postmaster).stream()
+                    .flatMap(ProcessHandle::descendants)
+                    .map(ProcessHandle::pid)
+                    .filter(pid -> !signalled.contains(pid))
+                    .toList();
+            if (children.isEmpty()) {
+                break;
+            }
+            kill(signal, children);
+            signalled.addAll(children);
+        }
+        if (!signalled.contains(postmaster)) {
+            kill(signal, List.of(postmaster));
+        }
+    }
+
+    private static void kill(String signal, List<Long> pids) throws IOException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+        pids.forEach(pid -> command.add(Long.toString(pid)));
         Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
