@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * <p>Paimon 1.3.1's JDBC catalog opens its database connections once and never replaces one the server closed
  * (its client pool has no reconnect), so after a restart of the catalog's database every call failed for good.
  * The catalog handed out here is therefore opened again after a call failed on a lost connection (SQL state class
- * 08); that call fails, and the next one, a round's retry for instance, goes through the new connections.
+ * 08); that call fails, and the next one, a round's retry for instance, goes through the new connections. Its
+ * commit lock is lakesync's {@link LeasedJdbcCommitLock} unless the options name another {@code lock.type}: a lock
+ * that a dead holder or a restarted database leaves behind is free within seconds, not Paimon's eight minutes.
  */
 public final class LakeTables implements AutoCloseable {
 
@@ -51,6 +53,9 @@ public final class LakeTables implements AutoCloseable {
         LakeCatalogCheck.check(catalogOptions);
         Map<String, String> options = new HashMap<>(catalogOptions);
         options.put(CatalogOptions.CACHE_ENABLED.key(), "false");
+        if (LeasedJdbcCommitLock.serves(options)) {
+            options.putIfAbsent(CatalogOptions.LOCK_TYPE.key(), LeasedJdbcCommitLock.IDENTIFIER);
+        }
         Catalog first = open(options);
         this.commitSafety = CommitSafety.of(first);
         if (commitSafety == CommitSafety.IN_PROCESS_LOCK_ONLY) {
