@@ -158,6 +158,23 @@ class CommitLockLeaseTest {
         lake.close();
     }
 
+    @Test
+    void aLockWhoseReleaseFoundTheDatabaseDownIsReleasedAsSoonAsItIsBack() throws Exception {
+        CatalogLock lock = lock();
+        lock.runWithLock("shop", "orders", () -> {
+            sql("CHECKPOINT"); // the row is on disk: it outlives the stop
+            postgres.stop();
+            return null;
+        });
+        postgres.start();
+        long start = System.nanoTime();
+        eventually(Duration.ofSeconds(10), () -> assertThat(heldRows()).isZero());
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("released in the background, well before its lease ran out")
+                .isLessThan(Duration.ofSeconds(10));
+        assertThat(lock.runWithLock("shop", "orders", () -> "committed")).isEqualTo("committed");
+    }
+
     private CatalogEnvironment environment() throws Exception {
         return lake.load(ORDERS).catalogEnvironment();
     }

@@ -72,11 +72,17 @@ public final class PostgresServer implements BeforeAllCallback {
     }
 
     /**
-     * Stops the server for good, to see what lakesync does when its state database goes away. Only a class's own
+     * Stops the server, to see what lakesync does when its state database goes away ({@link #start()} brings it
+     * back). Only a class's own
      * server ({@link #ownServer()}) may be stopped: the shared one serves the other classes of the run's JVM.
      */
     public void stop() throws IOException {
         ownedRunning().stop();
+    }
+
+    /** Starts a {@link #stop() stopped} server again on the same port. */
+    public void start() throws IOException {
+        ownedRunning().server.restart();
     }
 
     /** Stops the server and starts it again on the same port: every connection open to it is gone. */

@@ -57,6 +57,8 @@ final class CampaignRunner {
     private final CampaignSettings settings;
     private final Consumer<String> progress;
     private final SoakTables tables = SoakTables.standard();
+    /** The writer of the running campaign, for the faults that must hold it back. */
+    private volatile SoakWriter writer;
 
     CampaignRunner(CampaignSettings settings, Consumer<String> progress) {
         this.settings = settings;
@@ -106,6 +108,7 @@ final class CampaignRunner {
                         cluster.connection(), tables, data, settings.rowsPerSecond(), settings.partitionEvery());
                 StatusWatch watch = new StatusWatch(instances, new LakeCoverage(cluster, tables.all()), token,
                         settings.freshness(), progress)) {
+            this.writer = writer;
             writer.start();
             watch.start();
             awaitFirstRows(coverage, () -> between.exits += supervise(instances, writer));
@@ -192,7 +195,7 @@ final class CampaignRunner {
                 new NetworkDelayFault(network),
                 new NetworkCutFault(network),
                 new ClockSkewFault(instances),
-                new CoordinatorRestartFault(nodes)));
+                new CoordinatorRestartFault(nodes, () -> writer)));
         if (nodes.tabletServerCount() > 1) {
             all.add(new TabletServerFault(nodes));
         } else {

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   start() ──► writing, one batch per table every 100 ms ──► stop(): flushed, every row acknowledged
- *                    │
+ *                    │   ▲
+ *                    │   └── resume() ◄── paused: nothing written, every row sent acknowledged ◄── pause()
  *                    └── a write Fluss rejects ──► stop() throws it
  * </pre>
  */
@@ -51,6 +52,10 @@ public final class SoakWriter implements AutoCloseable {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
     private volatile boolean running;
+    /** Guards the pause: whether one is asked for, and whether the writing thread is held by it. */
+    private final Object gate = new Object();
+    private boolean pauseAsked;
+    private boolean paused;
 
     public SoakWriter(Connection connection, SoakTables tables, SoakData data, int rowsPerSecond, Duration partitionEvery) {
         this.data = data;
@@ -76,19 +81,57 @@ public final class SoakWriter implements AutoCloseable {
     /** Stops writing and waits until Fluss acknowledged every row. */
     public void stop() throws Exception {
         running = false;
+        resume();
         thread.join();
-        CompletableFuture.runAsync(() -> {
-                    logWriter.flush();
-                    pkWriter.flush();
-                    partitionedWriter.flush();
-                })
-                .get(FLUSH_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        flush();
         if (failure.get() != null) {
             throw new IllegalStateException("Fluss rejected a soak write; the soak cannot check the lake", failure.get());
         }
         LOG.info("Writer stopped: {} log rows, {} primary-key operations ({} live keys), {} partitioned rows in {} "
                         + "partitions", data.logRows(), data.pkOperations(), data.pkState().liveKeys(),
                 data.partitionedRows(), data.partitions());
+    }
+
+    /**
+     * Holds writing until {@link #resume()}: returns once the writer sends nothing more and Fluss acknowledged
+     * every row sent, so that a fault meant for the service (a coordinator restart, say) cannot fail the writer.
+     */
+    public void pause() throws Exception {
+        synchronized (gate) {
+            pauseAsked = true;
+            while (!paused && thread.isAlive()) {
+                gate.wait(TICK_MILLIS);
+            }
+        }
+        flush();
+    }
+
+    /** Writing goes on after a {@link #pause()}, catching up the rows the pause held back. */
+    public void resume() {
+        synchronized (gate) {
+            pauseAsked = false;
+            gate.notifyAll();
+        }
+    }
+
+    private void awaitResume() throws InterruptedException {
+        synchronized (gate) {
+            while (pauseAsked && running) {
+                paused = true;
+                gate.notifyAll();
+                gate.wait(TICK_MILLIS);
+            }
+            paused = false;
+        }
+    }
+
+    private void flush() throws Exception {
+        CompletableFuture.runAsync(() -> {
+                    logWriter.flush();
+                    pkWriter.flush();
+                    partitionedWriter.flush();
+                })
+                .get(FLUSH_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     }
 
     /** Why writing stopped early, if it did. */
@@ -103,6 +146,7 @@ public final class SoakWriter implements AutoCloseable {
         long created = -1;
         try {
             while (running && failure.get() == null) {
+                awaitResume();
                 long elapsedNanos = System.nanoTime() - startNanos;
                 target = Math.min(rowsPerSecond * elapsedNanos / 1_000_000_000L, target + perTick * MAX_CATCH_UP_TICKS);
                 long index = elapsedNanos / partitionEvery.toNanos();

@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  *               ▲                                        │ present
  *               └──────── wait (backoff, until lock-acquire-timeout) ◄┘
  *   held:    every RENEW_EVERY: acquired_at = now where it is still T (else: the lease was lost, logged)
- *   release: delete the row where acquired_at is still ours; on a lost connection once more on a new one,
- *            else it expires within the lease
+ *   release: delete the row where acquired_at is still ours; when the database does not answer, again every
+ *            second in the background until the lease runs out (a restarted database frees it in seconds)
  * </pre>
  *
  * <p>Every lock call has its own short-lived connection with connect and socket timeouts, so a database restart
@@ -64,6 +64,8 @@ public final class LeasedJdbcCommitLock implements CatalogLockFactory {
     /** The connect and socket timeouts of the lock's connections, unless the catalog's {@code jdbc.*} options set them. */
     private static final String CONNECT_TIMEOUT_SECONDS = "10";
     private static final String SOCKET_TIMEOUT_SECONDS = "30";
+    /** How often a release that failed is tried again, within the lease. */
+    private static final Duration RELEASE_RETRY = Duration.ofSeconds(1);
     private static final RetryBackoff WAIT = RetryBackoff.jittered(Duration.ofMillis(50), Duration.ofSeconds(1));
 
     private static final String TABLE = "paimon_distributed_locks";
@@ -199,6 +201,8 @@ public final class LeasedJdbcCommitLock implements CatalogLockFactory {
             private Connection connection;
             /** As the database prints it: no time zone conversion on the way back. */
             private String stamp;
+            /** When {@link #stamp} was written, by this JVM's monotonic clock. */
+            private long stampedAtNanos = System.nanoTime();
             private boolean lost;
 
             Held(String lockId, Connection connection, String stamp) {
@@ -221,6 +225,7 @@ public final class LeasedJdbcCommitLock implements CatalogLockFactory {
                         try (ResultSet renewed = renew.executeQuery()) {
                             if (renewed.next()) {
                                 stamp = renewed.getString(1);
+                                stampedAtNanos = System.nanoTime();
                                 return;
                             }
                         }
@@ -237,20 +242,37 @@ public final class LeasedJdbcCommitLock implements CatalogLockFactory {
                 }
             }
 
+            /**
+             * Deletes the row; if the database does not answer, tries again every {@link #RELEASE_RETRY} in the
+             * background until the lease would have run out anyway (a restarted database is back in seconds).
+             */
             synchronized void release() {
+                if (lost || tryDelete() || tryDelete()) { // the second on a new connection
+                    return;
+                }
+                LOG.warn("Could not release the commit lock {}; trying again in the background (it expires within "
+                        + "{} s at the latest)", lockId, lease.toSeconds());
+                RENEWALS.schedule(this::releaseLater, RELEASE_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+            }
+
+            private synchronized void releaseLater() {
+                if (tryDelete()) {
+                    LOG.info("Released the commit lock {}", lockId);
+                } else if (System.nanoTime() - stampedAtNanos < lease.toNanos()) {
+                    RENEWALS.schedule(this::releaseLater, RELEASE_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+                } else {
+                    LOG.warn("Gave up releasing the commit lock {}: its lease has run out", lockId);
+                }
+            }
+
+            /** Whether the row is deleted (or was no longer ours); the connection is closed either way. */
+            private boolean tryDelete() {
                 try {
-                    if (!lost) {
-                        delete();
-                    }
-                } catch (SQLException first) {
-                    closeQuietly(connection);
-                    connection = null;
-                    try {
-                        delete();
-                    } catch (SQLException second) {
-                        LOG.warn("Could not release the commit lock {} ({}); it expires within {} s", lockId,
-                                ErrorMessages.rootMessage(second), lease.toSeconds());
-                    }
+                    delete();
+                    return true;
+                } catch (SQLException e) {
+                    LOG.debug("Releasing the commit lock {} failed", lockId, e);
+                    return false;
                 } finally {
                     closeQuietly(connection);
                     connection = null;
