@@ -24,25 +24,30 @@ import io.lakesync.tiering.retained.CheckpointRepairedException;
 import io.lakesync.tiering.retained.LakeTableAdoption;
 import io.lakesync.tiering.retained.RegisteredSnapshot;
 import io.lakesync.tiering.retained.RetainedLakeDataException;
+import io.lakesync.tiering.retained.SnapshotRegistration;
 import io.lakesync.tiering.round.RoundHooks;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.PartitionSpec;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -190,10 +195,14 @@ class RecreateAndAdoptTest extends TieringTestBase {
                 .contains("registered the lake's own checkpoint");
         eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(admin, BROKEN).snapshot()).isNotNull());
 
-        // The offsets file of the newest snapshot itself deleted: the offsets are rebuilt from the lake's rows.
+        // Every offsets file of the table deleted: the offsets are rebuilt from the lake's rows.
         TieringSnapshot registered =
                 new LakeSnapshotCommitter(lake.load(BROKEN), false).latestTieringSnapshot().orElseThrow();
-        Files.delete(localPath(registered.offsetsPath()));
+        try (Stream<Path> files = Files.list(localPath(registered.offsetsPath()).getParent())) {
+            for (Path file : files.filter(file -> file.toString().endsWith(".offsets")).toList()) {
+                Files.delete(file);
+            }
+        }
         append(BROKEN, ids(1_500, 2_000));
         assertThat(awaitFailure(BROKEN, FailureKind.TRANSIENT, CheckpointRepairedException.class, "rebuilt").getMessage())
                 .contains("could not be read")
@@ -222,6 +231,41 @@ class RecreateAndAdoptTest extends TieringTestBase {
                 .contains("The coordinator's checkpoint of recreate.partitioned cannot be read")
                 .contains("partitioned table is not supported")
                 .contains("delete-retained");
+    }
+
+    @Test
+    void aSnapshotRegisteredAgainWhileTheCoordinatorHoldsItKeepsThePartitionedCheckpointReadable() throws Exception {
+        TablePath path = TablePath.of("recreate", "registered_twice");
+        TableInfo table = createTable(path, TableDescriptor.builder()
+                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("dt", DataTypes.STRING()).build())
+                .partitionedBy("dt")
+                .distributedBy(1, "id")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s")
+                .build());
+        admin.createPartition(path, new PartitionSpec(Map.of("dt", "2026-12-06")), false).get();
+        append(path, List.of(GenericRow.of(1L, BinaryString.fromString("2026-12-06"))));
+        awaitTiered(path);
+        service.close();
+
+        // Two rounds around a coordinator restart that both found the lake's newest snapshot missing.
+        FileStoreTable lakeTable = lake.load(path);
+        TieringSnapshot newest = new LakeSnapshotCommitter(lakeTable, false).latestTieringSnapshot().orElseThrow();
+        SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, newest);
+        SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, newest);
+        assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isFalse();
+        assertThat(RegisteredSnapshot.read(admin, path).snapshot().getSnapshotId()).isEqualTo(newest.snapshotId());
+
+        // What the copy guards against: Fluss 0.9.1 deletes the file of the entry it replaces, the new one's too.
+        String offsetsPath = coordinator.prepareFreshLakeSnapshot(table.getTableId(), path,
+                admin.getLatestLakeSnapshot(path).get().getTableBucketsOffset());
+        LakeSnapshotCommit sameFile =
+                new LakeSnapshotCommit(table.getTableId(), newest.snapshotId(), offsetsPath, Map.of(), Map.of());
+        coordinator.commitLakeSnapshot(sameFile);
+        assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isFalse();
+        coordinator.commitLakeSnapshot(sameFile);
+        eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isTrue());
+        service = engine();
     }
 
     @Test

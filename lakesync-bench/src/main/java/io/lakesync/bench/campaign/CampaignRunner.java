@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.fluss.metadata.TableBucket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a campaign: an embedded Fluss cluster in this JVM whose lake lives on the local S3 server with its
@@ -42,6 +44,8 @@ import org.apache.fluss.metadata.TableBucket;
  * </pre>
  */
 final class CampaignRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CampaignRunner.class);
 
     private static final Duration KV_SNAPSHOT_INTERVAL = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(100);
@@ -119,6 +123,7 @@ final class CampaignRunner {
                 Map<TableBucket, Long> before = coverage.endOffsets();
                 long fromId = data.logRows();
                 watch.phase(fault.name());
+                LOG.info("Fault {}/{}: injecting {}", n, settings.faults(), fault.name());
                 String done = fault.inject(plan.random());
                 Thread.sleep(next.hold().toMillis());
                 fault.heal();

@@ -1,8 +1,6 @@
 package io.lakesync.tiering.retained;
 
-import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.TieringCoordinator;
-import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.io.FileNotFoundException;
 import java.util.Map;
@@ -61,9 +59,7 @@ public final class CheckpointRepair {
                     + ") now starts the table from the beginning.";
         } else {
             TieringSnapshot own = lakeLatest.get();
-            coordinator.commitLakeSnapshot(
-                    new LakeSnapshotCommit(tableId, own.snapshotId(), own.offsetsPath(), Map.of(), Map.of(),
-                            LakeReadability.readable(lakeTable, own.snapshotId())));
+            SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, own);
             if (RegisteredSnapshot.read(admin, path).snapshot() != null) {
                 done = "registered the lake's own checkpoint (Paimon snapshot " + own.snapshotId() + ") again.";
             } else {

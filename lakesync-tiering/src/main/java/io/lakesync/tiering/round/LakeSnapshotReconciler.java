@@ -1,13 +1,11 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.TieringCoordinator;
-import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.tiering.retained.CheckpointRepair;
 import io.lakesync.tiering.retained.RegisteredSnapshot;
 import io.lakesync.tiering.retained.RetainedLakeDataException;
-import java.util.Map;
+import io.lakesync.tiering.retained.SnapshotRegistration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
@@ -89,9 +87,7 @@ public final class LakeSnapshotReconciler {
         }
         LOG.info("Table {}: Paimon snapshot {} is not registered with the coordinator (known: {}); registering it",
                 path, missing.snapshotId(), known == null ? "none" : known.getSnapshotId());
-        coordinator.commitLakeSnapshot(
-                new LakeSnapshotCommit(tableId, missing.snapshotId(), missing.offsetsPath(), Map.of(), Map.of(),
-                        LakeReadability.readable(lakeTable, missing.snapshotId())));
+        SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, missing);
         registered = RegisteredSnapshot.read(admin, path);
         if (registered.unreadable()) {
             throw repair.repair(table, lakeTable, lakeLatest, registered.unreadableReason());
