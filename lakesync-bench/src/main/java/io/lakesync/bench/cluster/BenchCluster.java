@@ -34,6 +34,8 @@ import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.server.zk.ZooKeeperClient;
 import org.apache.fluss.server.zk.ZooKeeperUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one embedded Fluss cluster (with its Paimon warehouse) every contender of a benchmark runs against, and
@@ -66,6 +68,8 @@ public final class BenchCluster implements AutoCloseable {
     private static final int CREATE_ATTEMPTS = 3;
     private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration LEADER_POLL = Duration.ofMillis(50);
+    private static final Duration CONNECTION_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Logger LOG = LoggerFactory.getLogger(BenchCluster.class);
 
     private final LocalFlussCluster cluster;
     private final Connection connection;
@@ -295,9 +299,30 @@ public final class BenchCluster implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        try (AutoCloseable c1 = cluster; AutoCloseable c2 = connection; AutoCloseable c3 = lake;
+        try (AutoCloseable c1 = cluster; AutoCloseable c2 = this::closeConnection; AutoCloseable c3 = lake;
                 AutoCloseable c4 = zooKeeper) {
             // closes ZooKeeper's client, lake, connection, then cluster
+        }
+    }
+
+    /**
+     * Closes the client connection, waiting at most {@link #CONNECTION_CLOSE_TIMEOUT}: Fluss's writer waits for
+     * ever for rows it cannot deliver (a bucket left without a leader), and the cluster must still stop.
+     */
+    private void closeConnection() throws InterruptedException {
+        Thread closing = new Thread(() -> {
+            try {
+                connection.close();
+            } catch (Exception e) {
+                LOG.warn("Closing the Fluss client failed", e);
+            }
+        }, "bench-connection-close");
+        closing.setDaemon(true);
+        closing.start();
+        closing.join(CONNECTION_CLOSE_TIMEOUT.toMillis());
+        if (closing.isAlive()) {
+            LOG.warn("The Fluss client did not close within {} (its writer holds rows it cannot deliver); stopping the "
+                    + "cluster anyway", CONNECTION_CLOSE_TIMEOUT);
         }
     }
 

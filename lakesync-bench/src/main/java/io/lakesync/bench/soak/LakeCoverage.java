@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class LakeCoverage {
 
+    private static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(1);
+
     private static final Logger LOG = LoggerFactory.getLogger(LakeCoverage.class);
 
     private final BenchCluster cluster;
@@ -38,14 +41,17 @@ public final class LakeCoverage {
         this.tables = tables;
     }
 
-    /** Fluss end offsets (high watermarks) now, of every non-empty bucket of every table. */
+    /**
+     * Fluss end offsets (high watermarks) now, of every non-empty bucket of every table; each request waits at most
+     * {@link #REQUEST_TIMEOUT} (a bucket whose leader is gone for good would otherwise hold the caller for ever).
+     */
     public Map<TableBucket, Long> endOffsets() throws Exception {
         List<CompletableFuture<Map<TableBucket, Long>>> requests = new ArrayList<>();
         for (TablePath path : tables) {
-            TableInfo info = admin.getTableInfo(path).get();
+            TableInfo info = admin.getTableInfo(path).get(REQUEST_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().toList();
             if (info.isPartitioned()) {
-                for (PartitionInfo partition : admin.listPartitionInfos(path).get()) {
+                for (PartitionInfo partition : admin.listPartitionInfos(path).get(REQUEST_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                     requests.add(admin.listOffsets(path, partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec())
                             .all()
                             .thenApply(offsets -> keyed(offsets, info.getTableId(), partition.getPartitionId())));
@@ -58,7 +64,7 @@ public final class LakeCoverage {
         }
         Map<TableBucket, Long> ends = new HashMap<>();
         for (CompletableFuture<Map<TableBucket, Long>> request : requests) {
-            ends.putAll(request.get());
+            ends.putAll(request.get(REQUEST_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         }
         ends.values().removeIf(offset -> offset == 0);
         return ends;

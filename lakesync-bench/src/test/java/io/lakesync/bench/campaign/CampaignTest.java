@@ -9,13 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault campaign, small: two lakesync instances on a real PostgreSQL state, a lake on the local S3 server and
- * Fluss behind proxies get every fault kind twice while the three tables are written; then every row is checked.
+ * Fluss behind proxies get every fault kind of the services around Fluss twice while the three tables are written;
+ * then every row is checked.
  */
 @ClusterTest
 class CampaignTest {
@@ -23,14 +23,12 @@ class CampaignTest {
     @TempDir Path dir;
 
     @Test
-    @Disabled("A state-restart or clock-skew fault can still stall tiering until the instances restart, and the "
-            + "campaign then ends before the lake caught up: back in the suite once those stalls are fixed")
     void everyKindTwiceLosesDuplicatesAndMismatchesNothingAndNoStatusLies() throws Exception {
-        // The tablet-server and coordinator kinds run in LeaderFailoverTest (lakesync-tiering), on a stack of three
-        // tablet servers. Not here yet: state-restart, which still stalls tiering (after a restart of the lake
-        // catalog's PostgreSQL, commits keep failing) until that is fixed.
-        List<String> kinds = List.of("kill", "state-freeze", "lake-errors", "lake-slow", "net-delay", "net-cut",
-                "clock-skew");
+        // The tablet-server and coordinator kinds run in LeaderFailoverTest (lakesync-tiering) on a stack of three
+        // tablet servers: here, a tablet server stopped after the in-process coordinator restarted can stay without
+        // leaders in Fluss 0.9.1, which would fail the campaign's writer, not lakesync.
+        List<String> kinds = List.of("kill", "state-freeze", "state-restart", "lake-errors", "lake-slow", "net-delay",
+                "net-cut", "clock-skew");
         CampaignSettings settings = new CampaignSettings(2 * kinds.size(), kinds, 2, 1, 7, Duration.ofSeconds(1), 50, 2,
                 Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofMillis(600), Duration.ofSeconds(15),
                 Duration.ofMinutes(1), "384m", dir.resolve("data"), false);
