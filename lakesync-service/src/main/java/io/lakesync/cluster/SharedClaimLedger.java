@@ -8,6 +8,9 @@ import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.ClaimLedger;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -24,11 +27,13 @@ import org.slf4j.LoggerFactory;
  * The CU claims of every instance sharing the PostgreSQL state ({@code compute_unit_claim}), so the quotas hold
  * for the cluster. A claim is one transaction: it locks the ledger's row (claims of all instances go one after
  * another), reclaims the claims of dead instances, counts the claims of the cluster and of the table's
- * database, and inserts one if both quotas have a CU free. A release deletes the row.
+ * database, and inserts one if both quotas have a CU free after the rounds that have waited longer took theirs.
+ * A refused round waits in one line for the whole cluster ({@code compute_unit_waiter}), so a saturated quota is
+ * shared in turn between instances, not won by whichever asks right after a CU frees. A release deletes the row.
  *
  * <pre>
- *   claim ──► lock the ledger row ──► reclaim the dead's ──► count ──► quota free ──► insert ──► GRANTED
- *                                                                        └── full ──────────────► REFUSED
+ *   claim ──► lock the ledger row ──► reclaim the dead's ──► count ──► a CU free after the line ──► insert ──► GRANTED
+ *                                                                        └── none ──► join or stay in line ──► REFUSED
  *   release ──► delete the row (already reclaimed: nothing)
  *   no answer within quota.claim-timeout, or the database fails ──► UNREACHABLE (the admission's fair share)
  * </pre>
@@ -52,6 +57,8 @@ public final class SharedClaimLedger implements ClaimLedger, AutoCloseable {
     private final String instanceId;
     private final Duration instanceTimeout;
     private final Duration callTimeout;
+    /** How long a refused round stays in line without asking again. */
+    private final Duration waiterTimeout;
     private final String now;
     private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "lakesync-cu-ledger");
@@ -62,13 +69,20 @@ public final class SharedClaimLedger implements ClaimLedger, AutoCloseable {
     @Nullable private CompletableFuture<?> lastCall;
     private volatile int liveInstances;
 
-    public SharedClaimLedger(StateStore store, String instanceId, Duration instanceTimeout, Duration callTimeout) {
+    /**
+     * @param retryInterval how often a refused round asks again ({@code quota.claim-retry-interval}): one that has
+     *     not asked for three of them, and a call timeout, has left the line
+     */
+    public SharedClaimLedger(StateStore store, String instanceId, Duration instanceTimeout, Duration callTimeout,
+            Duration retryInterval) {
         this.store = store;
         this.instanceId = instanceId;
         this.instanceTimeout = instanceTimeout;
         this.callTimeout = callTimeout;
+        this.waiterTimeout = retryInterval.multipliedBy(3).plus(callTimeout);
         this.now = store.kind().currentMillis();
         this.liveInstances = store.write(sql -> {
+            sql.update("DELETE FROM compute_unit_waiter WHERE instance_id = ?", instanceId);
             int left = sql.update("DELETE FROM compute_unit_claim WHERE instance_id = ?", instanceId);
             if (left > 0) {
                 LOG.info("Dropped {} CU claim(s) an earlier run of instance {} left", left, instanceId);
@@ -85,13 +99,23 @@ public final class SharedClaimLedger implements ClaimLedger, AutoCloseable {
             sql.queryFirst("SELECT name FROM compute_unit_ledger WHERE name = 'claims'" + store.kind().lockRows(),
                     row -> row.getString("name"));
             reclaimFromTheDead(sql);
+            sql.update("DELETE FROM compute_unit_waiter WHERE asked_at < " + now + " - ?", waiterTimeout.toMillis());
             liveInstances = countLive(sql);
-            int inCluster = count(sql, "SELECT COUNT(*) FROM compute_unit_claim");
-            int inDatabase = count(sql, "SELECT COUNT(*) FROM compute_unit_claim WHERE database_name = ?", database);
-            Refused refused = quotas.refusal(database, inCluster, inDatabase);
+            Map<String, Integer> inUse = new HashMap<>();
+            for (String claimed : sql.query("SELECT database_name FROM compute_unit_claim", row -> row.getString(1))) {
+                inUse.merge(claimed, 1, Integer::sum);
+            }
+            int inCluster = inUse.values().stream().mapToInt(Integer::intValue).sum();
+            Refused refused = quotas.refusal(database, inCluster, inUse.getOrDefault(database, 0));
+            if (refused == null) {
+                refused = servedFirst(sql, table, quotas, inCluster, inUse);
+            }
             if (refused != null) {
+                waitInLine(sql, table);
                 return refused;
             }
+            sql.update("DELETE FROM compute_unit_waiter WHERE instance_id = ? AND table_name = ?",
+                    instanceId, table.toString());
             return new Granted(sql.insert(
                     "INSERT INTO compute_unit_claim (instance_id, table_name, database_name, claimed_at) "
                             + "VALUES (?, ?, ?, " + now + ")",
@@ -130,7 +154,9 @@ public final class SharedClaimLedger implements ClaimLedger, AutoCloseable {
     public void close() {
         try {
             await(call(() -> store.write(sql ->
-                    sql.update("DELETE FROM compute_unit_claim WHERE instance_id = ?", instanceId))), "drop its claims");
+                    sql.update("DELETE FROM compute_unit_waiter WHERE instance_id = ?", instanceId)
+                            + sql.update("DELETE FROM compute_unit_claim WHERE instance_id = ?", instanceId))),
+                    "drop its claims");
         } catch (Unreachable e) {
             LOG.warn("Instance {} could not drop its CU claims; they are reclaimed once it counts as dead: {}",
                     instanceId, e.getMessage());
@@ -185,6 +211,49 @@ public final class SharedClaimLedger implements ClaimLedger, AutoCloseable {
     private void boundStatements(Sql sql) throws SQLException {
         if (store.kind() == DatabaseKind.POSTGRESQL) {
             sql.update("SET LOCAL statement_timeout = " + callTimeout.multipliedBy(2).toMillis());
+        }
+    }
+
+    /**
+     * Whether rounds that have waited longer, on any instance, take the free CUs first: each waiter in the order
+     * it first asked takes a CU if the quotas leave it one (a waiter whose database is full does not); the round
+     * asking now is refused if none is left for it. A round that is not waiting yet comes after every waiter.
+     */
+    @Nullable
+    private Refused servedFirst(Sql sql, TablePath table, CapacityQuotas quotas, int inCluster,
+            Map<String, Integer> inUse) throws SQLException {
+        long since = sql.queryFirst("SELECT waiting_since FROM compute_unit_waiter WHERE instance_id = ? AND table_name = ?",
+                row -> row.getLong(1), instanceId, table.toString()).orElse(Long.MAX_VALUE);
+        List<String> ahead = sql.query("SELECT database_name FROM compute_unit_waiter WHERE waiting_since < ? OR "
+                        + "(waiting_since = ? AND (instance_id < ? OR (instance_id = ? AND table_name < ?))) "
+                        + "ORDER BY waiting_since, instance_id, table_name",
+                row -> row.getString(1), since, since, instanceId, instanceId, table.toString());
+        Map<String, Integer> reserved = new HashMap<>(inUse);
+        int inLine = inCluster;
+        int servedBefore = 0;
+        for (String waiterDatabase : ahead) {
+            if (quotas.refusal(waiterDatabase, inLine, reserved.getOrDefault(waiterDatabase, 0)) == null) {
+                inLine++;
+                reserved.merge(waiterDatabase, 1, Integer::sum);
+                servedBefore++;
+            }
+        }
+        String database = table.getDatabaseName();
+        Refused refused = quotas.refusal(database, inLine, reserved.getOrDefault(database, 0));
+        if (refused == null) {
+            return null;
+        }
+        return new Refused(refused.byDatabase(), "Waiting in line: " + servedBefore + " round(s) that asked before it, "
+                + "on any instance, get the free CUs first. " + refused.reason());
+    }
+
+    /** Puts the table in the line (at the end, the first time it is refused) and notes that it asked again. */
+    private void waitInLine(Sql sql, TablePath table) throws SQLException {
+        int asked = sql.update("UPDATE compute_unit_waiter SET asked_at = " + now
+                + " WHERE instance_id = ? AND table_name = ?", instanceId, table.toString());
+        if (asked == 0) {
+            sql.update("INSERT INTO compute_unit_waiter (instance_id, table_name, database_name, waiting_since, asked_at) "
+                    + "VALUES (?, ?, ?, " + now + ", " + now + ")", instanceId, table.toString(), table.getDatabaseName());
         }
     }
 

@@ -235,7 +235,8 @@ public final class LakeSyncServer implements AutoCloseable {
             return new LocalClaimLedger();
         }
         return push(started, new SharedClaimLedger(
-                state, instanceId, instanceTimeout, config.get(LakeSyncOptions.QUOTA_CLAIM_TIMEOUT)));
+                state, instanceId, instanceTimeout, config.get(LakeSyncOptions.QUOTA_CLAIM_TIMEOUT),
+                config.get(LakeSyncOptions.QUOTA_CLAIM_RETRY_INTERVAL)));
     }
 
     /** Where this instance keeps the usage waiting for the state store: {@code <data.dir>/usage/unwritten}. */

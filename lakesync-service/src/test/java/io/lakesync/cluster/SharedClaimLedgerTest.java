@@ -92,9 +92,12 @@ class SharedClaimLedgerTest {
             round.instance.request(round.table, rounds);
         }
 
+        // One line for the cluster: the CUs go to the tables in the order they waited, so both instances, with
+        // eight tables each, ran about half the rounds, however quickly one asks again after a round ended.
+        assertThat(roundsPerInstance.get("a")).as("rounds of a").isGreaterThanOrEqualTo(20);
+        assertThat(roundsPerInstance.get("b")).as("rounds of b").isGreaterThanOrEqualTo(20);
+
         // Instance a stops asking for rounds: once its last ones ended, b's waiting tables take the whole quota.
-        // (Between the instances the quota is first come, first served: an instance whose round just ended may
-        // claim its CU again before the other retries, so the loop above need not have admitted both.)
         Instance a = instances.get(0);
         while (!roundsPerInstance.containsKey("b")) {
             Round round = rounds.admitted.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -157,6 +160,46 @@ class SharedClaimLedgerTest {
     }
 
     /**
+     * A CU that frees goes to the round that has waited longest, on whichever instance, not to the instance that
+     * asks first; a round whose instance stops asking leaves the line, and a full database does not hold up others.
+     */
+    @Test
+    void aFreedCuGoesToTheRoundThatWaitedLongestOnAnyInstance() throws Exception {
+        CapacityQuotas quotas = new CapacityQuotas(1, Map.of("sales", 1));
+        String database = postgres.newDatabase();
+        StateStore store = track(postgres.open(database, clock));
+        SharedClaimLedger a = ledger(store, "a");
+        SharedClaimLedger b = ledger(store, "b");
+
+        long first = granted(a.claim(TablePath.of("logs", "one"), quotas));
+        assertThat(b.claim(TablePath.of("logs", "two"), quotas)).isInstanceOf(ClaimLedger.Refused.class);
+        a.release(first);
+        assertThat(a.claim(TablePath.of("logs", "three"), quotas)).as("a asks first, but b's table waited longer")
+                .isEqualTo(new ClaimLedger.Refused(false, "Waiting in line: 1 round(s) that asked before it, on any "
+                        + "instance, get the free CUs first. Held back by the cluster quota: 1 of 1 CUs in use "
+                        + "(quota.cluster-cu); the round starts when one frees."));
+        long second = granted(b.claim(TablePath.of("logs", "two"), quotas));
+        b.release(second);
+        long third = granted(a.claim(TablePath.of("logs", "three"), quotas));
+        assertThat(waiters(store)).as("the line is empty again").isZero();
+
+        // b's table waits, then its instance stops asking (the table left): after the waiter timeout it is out.
+        assertThat(b.claim(TablePath.of("logs", "four"), quotas)).isInstanceOf(ClaimLedger.Refused.class);
+        DatabaseStamps.timePasses(clock, store, RETRY.multipliedBy(3).plus(CALL_TIMEOUT).plusSeconds(1),
+                "compute_unit_waiter.asked_at", "compute_unit_waiter.waiting_since");
+        a.release(third);
+        long fifth = granted(a.claim(TablePath.of("logs", "five"), quotas));
+        assertThat(waiters(store)).as("b's abandoned place is gone").isZero();
+        a.release(fifth);
+
+        // A waiter whose database is full takes no CU from a table of another database behind it.
+        CapacityQuotas two = new CapacityQuotas(2, Map.of("sales", 1));
+        granted(a.claim(TablePath.of("sales", "orders"), two));
+        assertThat(b.claim(TablePath.of("sales", "refunds"), two)).isInstanceOf(ClaimLedger.Refused.class);
+        granted(a.claim(TablePath.of("logs", "six"), two));
+    }
+
+    /**
      * The ledger's row is locked by a transaction that hangs (an instance stalled inside its claim): claims do not
      * answer within the timeout, and the admission of an instance that last saw two live instances runs its fair
      * share, half the quota; once the lock goes, claims are granted again.
@@ -204,8 +247,13 @@ class SharedClaimLedgerTest {
         }
     }
 
+    private static int waiters(StateStore store) {
+        return store.read(sql -> sql.queryFirst("SELECT COUNT(*) FROM compute_unit_waiter", row -> row.getInt(1)))
+                .orElse(0);
+    }
+
     private SharedClaimLedger ledger(StateStore store, String instanceId) {
-        return track(new SharedClaimLedger(store, instanceId, TIMEOUT, CALL_TIMEOUT));
+        return track(new SharedClaimLedger(store, instanceId, TIMEOUT, CALL_TIMEOUT, RETRY));
     }
 
     private static long granted(ClaimLedger.Answer answer) {
@@ -285,7 +333,7 @@ class SharedClaimLedgerTest {
             this.id = id;
             // Unregistered, its claims count as alive for the instance timeout: an hour outlasts the test. And a
             // call timeout no busy test machine reaches, as this test is about claims, not outages.
-            SharedClaimLedger ledger = track(new SharedClaimLedger(store, id, Duration.ofHours(1), Duration.ofSeconds(30)));
+            SharedClaimLedger ledger = track(new SharedClaimLedger(store, id, Duration.ofHours(1), Duration.ofSeconds(30), RETRY));
             this.admission = track(new QuotaAdmission(quotas, ledger, RETRY));
         }
 

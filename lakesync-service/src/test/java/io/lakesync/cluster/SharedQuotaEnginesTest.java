@@ -45,8 +45,10 @@ class SharedQuotaEnginesTest extends TieringTestBase {
             try (StateStore storeA = postgres.open(database, Clock.systemUTC());
                     StateStore storeB = postgres.open(database, Clock.systemUTC());
                     // The instances do not beat here: an hour's timeout keeps their claims alive throughout.
-                    SharedClaimLedger ledgerA = new SharedClaimLedger(storeA, "a", Duration.ofHours(1), Duration.ofSeconds(10));
-                    SharedClaimLedger ledgerB = new SharedClaimLedger(storeB, "b", Duration.ofHours(1), Duration.ofSeconds(10));
+                    SharedClaimLedger ledgerA = new SharedClaimLedger(storeA, "a", Duration.ofHours(1), Duration.ofSeconds(10),
+                            Duration.ofSeconds(1));
+                    SharedClaimLedger ledgerB = new SharedClaimLedger(storeB, "b", Duration.ofHours(1), Duration.ofSeconds(10),
+                            Duration.ofSeconds(1));
                     TieringService a = engine("quota-a", ledgerA);
                     TieringService b = engine("quota-b", ledgerB)) {
                 for (TablePath path : tables) {
