@@ -69,6 +69,11 @@ class CommitLockLeaseTest {
                 Schema.newBuilder().column("id", DataTypes.BIGINT()).build(), false);
     }
 
+    @AfterEach
+    void closeCatalog() throws Exception {
+        lake.close();
+    }
+
     @Test
     void commitsOfAJdbcCatalogOnPostgresTakeTheLeasedLock() throws Exception {
         assertThat(environment().lockFactory()).isInstanceOf(LeasedJdbcCommitLock.class);
@@ -142,37 +147,35 @@ class CommitLockLeaseTest {
     void aLockHeldWhileTheDatabaseRestartedDoesNotStopTheNextCommit() throws Exception {
         // The catalog's own first call after the restart fails (and opens it again): the lock is taken before.
         CatalogLock lock = lock();
-        lock.runWithLock("shop", "orders", () -> {
-            sql("CHECKPOINT"); // the row is on disk: it outlives the restart
-            postgres.restart();
-            return null;
-        });
+        holdWhile(lock, postgres::restart);
         long start = System.nanoTime();
         assertThat(lock.runWithLock("shop", "orders", () -> "committed")).isEqualTo("committed");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThat(heldRows()).isZero();
     }
 
-    @AfterEach
-    void closeCatalog() throws Exception {
-        lake.close();
-    }
-
     @Test
     void aLockWhoseReleaseFoundTheDatabaseDownIsReleasedAsSoonAsItIsBack() throws Exception {
         CatalogLock lock = lock();
+        holdWhile(lock, postgres::stop);
+        postgres.start();
+        // Released in the background within seconds, well before its 20 s lease runs out.
+        eventually(Duration.ofSeconds(10), () -> assertThat(heldRows()).isZero());
+        assertThat(lock.runWithLock("shop", "orders", () -> "committed")).isEqualTo("committed");
+    }
+
+    /** Holds the lock, its row on disk so that it outlives the server, while {@code fault} strikes the database. */
+    private void holdWhile(CatalogLock lock, DatabaseFault fault) throws Exception {
         lock.runWithLock("shop", "orders", () -> {
-            sql("CHECKPOINT"); // the row is on disk: it outlives the stop
-            postgres.stop();
+            sql("CHECKPOINT");
+            fault.strike();
             return null;
         });
-        postgres.start();
-        long start = System.nanoTime();
-        eventually(Duration.ofSeconds(10), () -> assertThat(heldRows()).isZero());
-        assertThat(Duration.ofNanos(System.nanoTime() - start))
-                .as("released in the background, well before its lease ran out")
-                .isLessThan(Duration.ofSeconds(10));
-        assertThat(lock.runWithLock("shop", "orders", () -> "committed")).isEqualTo("committed");
+    }
+
+    @FunctionalInterface
+    private interface DatabaseFault {
+        void strike() throws Exception;
     }
 
     private CatalogEnvironment environment() throws Exception {

@@ -214,16 +214,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
     @Test
     void aPartitionedTableWhoseCheckpointCannotBeRebuiltIsBlockedWithTheWayOut() throws Exception {
         TablePath path = TablePath.of("recreate", "partitioned");
-        createTable(path, TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("dt", DataTypes.STRING()).build())
-                .partitionedBy("dt")
-                .distributedBy(1, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build());
-        admin.createPartition(path, new PartitionSpec(Map.of("dt", "2026-11-30")), false).get();
-        append(path, List.of(GenericRow.of(1L, BinaryString.fromString("2026-11-30"))));
-        awaitTiered(path);
+        partitionedTableTiered(path);
         Files.delete(localPath(
                 new LakeSnapshotCommitter(lake.load(path), false).latestTieringSnapshot().orElseThrow().offsetsPath()));
 
@@ -236,16 +227,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
     @Test
     void aSnapshotRegisteredAgainWhileTheCoordinatorHoldsItKeepsThePartitionedCheckpointReadable() throws Exception {
         TablePath path = TablePath.of("recreate", "registered_twice");
-        TableInfo table = createTable(path, TableDescriptor.builder()
-                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("dt", DataTypes.STRING()).build())
-                .partitionedBy("dt")
-                .distributedBy(1, "id")
-                .property("table.datalake.enabled", "true")
-                .property("table.datalake.freshness", "1s")
-                .build());
-        admin.createPartition(path, new PartitionSpec(Map.of("dt", "2026-12-06")), false).get();
-        append(path, List.of(GenericRow.of(1L, BinaryString.fromString("2026-12-06"))));
-        awaitTiered(path);
+        TableInfo table = partitionedTableTiered(path);
         service.close();
 
         // Two rounds around a coordinator restart that both found the lake's newest snapshot missing.
@@ -266,6 +248,21 @@ class RecreateAndAdoptTest extends TieringTestBase {
         coordinator.commitLakeSnapshot(sameFile);
         eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isTrue());
         service = engine();
+    }
+
+    /** A lake-enabled table partitioned by day, with one row tiered. */
+    private TableInfo partitionedTableTiered(TablePath path) throws Exception {
+        TableInfo table = createTable(path, TableDescriptor.builder()
+                .schema(Schema.newBuilder().column("id", DataTypes.BIGINT()).column("dt", DataTypes.STRING()).build())
+                .partitionedBy("dt")
+                .distributedBy(1, "id")
+                .property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s")
+                .build());
+        admin.createPartition(path, new PartitionSpec(Map.of("dt", "2026-11-30")), false).get();
+        append(path, List.of(GenericRow.of(1L, BinaryString.fromString("2026-11-30"))));
+        awaitTiered(path);
+        return table;
     }
 
     @Test
