@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,9 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
 @ClusterTest
 class CampaignTest {
 
+    /**
+     * Freshness + 30 s, as the issue's bar has it, plus the 20 s a killed holder's commit lock may live: a fault
+     * caught up later counts as a stall, repaired by restarting every instance, which costs minutes on a busy machine.
+     */
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(51);
+
     @TempDir Path dir;
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void everyKindTwiceLosesDuplicatesAndMismatchesNothingAndNoStatusLies() throws Exception {
         // The tablet-server and coordinator kinds run in LeaderFailoverTest (lakesync-tiering) on a stack of three
         // tablet servers: here, a tablet server stopped after the in-process coordinator restarted can stay without
@@ -30,7 +39,7 @@ class CampaignTest {
         List<String> kinds = List.of("kill", "state-freeze", "state-restart", "lake-errors", "lake-slow", "net-delay",
                 "net-cut", "clock-skew");
         CampaignSettings settings = new CampaignSettings(2 * kinds.size(), kinds, 2, 1, 7, Duration.ofSeconds(1), 50, 2,
-                Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofMillis(600), Duration.ofSeconds(15),
+                Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofMillis(600), CATCH_UP_TIMEOUT,
                 Duration.ofMinutes(1), "384m", dir.resolve("data"), false);
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
 
