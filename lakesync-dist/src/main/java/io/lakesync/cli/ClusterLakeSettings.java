@@ -4,18 +4,16 @@ import io.lakesync.config.ConfigException;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.errors.ErrorMessages;
+import io.lakesync.fluss.FlussClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
-import org.apache.fluss.config.cluster.ConfigEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +45,8 @@ final class ClusterLakeSettings {
         try {
             cluster = read(config);
         } catch (Exception e) {
-            String reason = e instanceof TimeoutException ? "no answer within " + READ_TIMEOUT.toSeconds() + " s"
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            String reason = cause instanceof TimeoutException ? "no answer within " + READ_TIMEOUT.toSeconds() + " s"
                     : ErrorMessages.rootMessage(e);
             if (config.lakeCatalogOptions().containsKey("warehouse")) {
                 LOG.warn("Cannot read the lake settings of the Fluss cluster at {} ({}); using the {}* keys given",
@@ -111,15 +110,8 @@ final class ClusterLakeSettings {
     }
 
     private static Map<String, String> read(LakeSyncConfig config) throws Exception {
-        try (Connection connection = ConnectionFactory.createConnection(config.flussClientConfiguration())) {
-            Map<String, String> entries = new TreeMap<>();
-            for (ConfigEntry entry : connection.getAdmin().describeClusterConfigs()
-                    .get(READ_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                if (entry.value() != null) {
-                    entries.put(entry.key(), entry.value());
-                }
-            }
-            return entries;
+        try (FlussClient fluss = FlussClient.forCommand(config.flussClientConfiguration(), READ_TIMEOUT)) {
+            return fluss.clusterConfigs().get();
         }
     }
 

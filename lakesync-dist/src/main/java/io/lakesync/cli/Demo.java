@@ -1,5 +1,7 @@
 package io.lakesync.cli;
 
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.TableWrites;
 import io.lakesync.server.LakeSyncServer;
 import io.lakesync.status.TableStatus;
 import io.lakesync.tiering.lake.LakeTables;
@@ -12,12 +14,6 @@ import java.util.Random;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
-import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
@@ -44,7 +40,7 @@ final class Demo implements AutoCloseable {
     private static final int KEYS = 10_000;
     private static final Duration LAST_FLUSH_TIMEOUT = Duration.ofSeconds(10);
 
-    private final Connection connection;
+    private final FlussClient fluss;
     private final LakeTables lake;
     private final LakeSyncServer server;
     private final PrintWriter out;
@@ -55,11 +51,11 @@ final class Demo implements AutoCloseable {
         return thread;
     });
     private final Random random = new Random(42);
-    private Table orders;
-    private Table clicks;
+    private TableWrites orders;
+    private TableWrites clicks;
 
-    Demo(Connection connection, LakeTables lake, LakeSyncServer server, PrintWriter out, int rowsPerSecond) {
-        this.connection = connection;
+    Demo(FlussClient fluss, LakeTables lake, LakeSyncServer server, PrintWriter out, int rowsPerSecond) {
+        this.fluss = fluss;
         this.lake = lake;
         this.server = server;
         this.out = out;
@@ -68,13 +64,11 @@ final class Demo implements AutoCloseable {
 
     /** Creates the two tables if they do not exist yet, then writes and reports until closed. */
     void start() throws Exception {
-        createTablesIfAbsent(connection.getAdmin());
-        orders = connection.getTable(ORDERS);
-        clicks = connection.getTable(CLICKS);
-        UpsertWriter orderWriter = orders.newUpsert().createWriter();
-        AppendWriter clickWriter = clicks.newAppend().createWriter();
+        createTablesIfAbsent(fluss);
+        orders = fluss.writes(ORDERS);
+        clicks = fluss.writes(CLICKS);
         int perTick = Math.max(1, rowsPerSecond / 10);
-        threads.scheduleAtFixedRate(() -> write(orderWriter, clickWriter, perTick), 0, 100, TimeUnit.MILLISECONDS);
+        threads.scheduleAtFixedRate(() -> write(perTick), 0, 100, TimeUnit.MILLISECONDS);
         threads.scheduleAtFixedRate(this::report, 5, 5, TimeUnit.SECONDS);
         out.println("Demo: writing about " + rowsPerSecond + " changes/s into " + ORDERS + " (inserts, updates, deletes) and "
                 + rowsPerSecond + " rows/s into " + CLICKS + "; a status line per table every 5 s.");
@@ -87,9 +81,9 @@ final class Demo implements AutoCloseable {
      * table whose Paimon table already holds data (any restart of the demo) it fails with
      * {@code LakeTableAlreadyExistException} although the Fluss table is there.
      */
-    static void createTablesIfAbsent(Admin admin) throws Exception {
-        admin.createDatabase("fluss", DatabaseDescriptor.EMPTY, true).get();
-        createIfAbsent(admin, ORDERS, TableDescriptor.builder()
+    static void createTablesIfAbsent(FlussClient fluss) throws Exception {
+        fluss.createDatabase("fluss").get();
+        createIfAbsent(fluss, ORDERS, TableDescriptor.builder()
                 .schema(Schema.newBuilder()
                         .column("shop_id", DataTypes.BIGINT())
                         .column("user_id", DataTypes.BIGINT())
@@ -101,7 +95,7 @@ final class Demo implements AutoCloseable {
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "10s")
                 .build());
-        createIfAbsent(admin, CLICKS, TableDescriptor.builder()
+        createIfAbsent(fluss, CLICKS, TableDescriptor.builder()
                 .schema(Schema.newBuilder()
                         .column("shop_id", DataTypes.BIGINT())
                         .column("user_id", DataTypes.BIGINT())
@@ -113,26 +107,26 @@ final class Demo implements AutoCloseable {
                 .build());
     }
 
-    private static void createIfAbsent(Admin admin, TablePath path, TableDescriptor descriptor) throws Exception {
-        if (!admin.tableExists(path).get()) {
-            admin.createTable(path, descriptor, false).get();
+    private static void createIfAbsent(FlussClient fluss, TablePath path, TableDescriptor descriptor) throws Exception {
+        if (!fluss.tableExists(path).get()) {
+            fluss.createTable(path, descriptor).get();
         }
     }
 
-    private void write(UpsertWriter orderWriter, AppendWriter clickWriter, int rows) {
+    private void write(int rows) {
         try {
             for (int i = 0; i < rows; i++) {
                 long shop = random.nextInt(100);
                 long user = random.nextInt(KEYS / 100);
                 if (random.nextInt(20) == 0) {
-                    orderWriter.delete(GenericRow.of(shop, user, 0, 0));
+                    orders.delete(GenericRow.of(shop, user, 0, 0));
                 } else {
-                    orderWriter.upsert(GenericRow.of(shop, user, random.nextInt(50), random.nextInt(10_000)));
+                    orders.upsert(GenericRow.of(shop, user, random.nextInt(50), random.nextInt(10_000)));
                 }
-                clickWriter.append(GenericRow.of(shop, user, BinaryString.fromString("/shop/" + shop + "/item/" + random.nextInt(500))));
+                clicks.append(GenericRow.of(shop, user, BinaryString.fromString("/shop/" + shop + "/item/" + random.nextInt(500))));
             }
-            orderWriter.flush();
-            clickWriter.flush();
+            orders.flush();
+            clicks.flush();
         } catch (Exception e) {
             LOG.warn("Demo writer: {}", e.toString());
         }

@@ -2,6 +2,7 @@ package io.lakesync.cli;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.folder.FolderLock;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.local.LocalStackLock;
@@ -11,8 +12,6 @@ import io.lakesync.server.LakeSyncVersion;
 import io.lakesync.tiering.lake.LakeTables;
 import java.io.IOException;
 import java.nio.file.Files;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -137,9 +136,9 @@ final class LocalCommand implements Callable<Integer> {
             ReadyBanner.print(
                     spec.commandLine().getOut(), "lakesync " + LakeSyncVersion.get() + " local stack is ready", rows);
             if (demo) {
-                try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
+                try (FlussClient fluss = FlussClient.forCommand(cluster.clientConfiguration());
                         LakeTables lake = new LakeTables(cluster.lakeCatalogOptions());
-                        Demo workload = new Demo(connection, lake, server, spec.commandLine().getOut(), demoRate)) {
+                        Demo workload = new Demo(fluss, lake, server, spec.commandLine().getOut(), demoRate)) {
                     workload.start();
                     stop.await();
                 }

@@ -1,6 +1,7 @@
 package io.lakesync.cli;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.verify.TableReport;
 import io.lakesync.verify.TableVerifier;
@@ -8,8 +9,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.metadata.TablePath;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,16 +48,16 @@ final class VerifyCommand implements Callable<Integer> {
             return LakeSyncCli.BAD_INPUT;
         }
         LakeSyncConfig config = target.load(dataDir);
-        try (Connection connection = ConnectionFactory.createConnection(config.flussClientConfiguration());
+        try (FlussClient fluss = FlussClient.forCommand(config.flussClientConfiguration());
                 LakeTables lake = new LakeTables(config.lakeCatalogOptions())) {
-            TableVerifier verifier = new TableVerifier(connection, lake);
+            TableVerifier verifier = new TableVerifier(fluss, lake);
             List<TablePath> tables;
             if (all) {
                 tables = verifier.lakeEnabledTables();
             } else {
                 String[] parts = ClientCommand.tablePath(table).split("/", 2);
                 TablePath path = TablePath.of(parts[0], parts[1]);
-                if (!connection.getAdmin().tableExists(path).get()) {
+                if (!fluss.tableExists(path).get()) {
                     spec.commandLine().getErr().println("lakesync: table " + path + " does not exist in Fluss.");
                     return LakeSyncCli.BAD_INPUT;
                 }

@@ -2,8 +2,8 @@ package io.lakesync.migrate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.migrate.FlinkRestClient.FlinkUnreachableException;
-import io.lakesync.fluss.tiering.FlussTieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.verify.TableVerifier;
@@ -20,8 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
@@ -94,7 +92,7 @@ public final class Migration implements AutoCloseable {
     private final LakeSyncConfig served;
     private final Options options;
     /** Opened once the jobs are known to serve this cluster: a refusal needs no connection to it. */
-    private Connection connection;
+    private FlussClient fluss;
     private LakeTables lake;
     private TableVerifier verifier;
     private TableRelease release;
@@ -133,10 +131,10 @@ public final class Migration implements AutoCloseable {
         for (TieringJob job : running) {
             checkServesThisCluster(job);
         }
-        connection = ConnectionFactory.createConnection(served.flussClientConfiguration());
+        fluss = FlussClient.forCommand(served.flussClientConfiguration());
         lake = new LakeTables(served.lakeCatalogOptions());
-        verifier = new TableVerifier(connection, lake);
-        release = new TableRelease(FlussTieringCoordinator.of(connection));
+        verifier = new TableVerifier(fluss, lake);
+        release = new TableRelease(fluss.tieringCoordinator());
         Map<TablePath, Long> lastSnapshots = new LinkedHashMap<>();
         for (TablePath table : verifier.lakeEnabledTables()) {
             lastSnapshots.put(table, verifier.registeredLakeSnapshot(table));
@@ -355,7 +353,7 @@ public final class Migration implements AutoCloseable {
     }
 
     private long tableId(TablePath table) throws Exception {
-        return connection.getAdmin().getTableInfo(table).get().getTableId();
+        return fluss.tableInfo(table).get().getTableId();
     }
 
     private List<Snapshot> tieringSnapshots(TablePath table) throws Exception {
@@ -376,7 +374,7 @@ public final class Migration implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        try (Connection flussConnection = connection; LakeTables lakeTables = lake) {
+        try (FlussClient flussClient = fluss; LakeTables lakeTables = lake) {
             // Both closed, whichever was opened.
         }
     }

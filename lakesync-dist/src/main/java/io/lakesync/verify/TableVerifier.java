@@ -1,5 +1,8 @@
 package io.lakesync.verify;
 
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.LogRows;
+import io.lakesync.fluss.TableReads;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.time.Duration;
@@ -15,16 +18,8 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.client.metadata.LakeSnapshot;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.scanner.ScanRecord;
-import org.apache.fluss.client.table.scanner.batch.BatchScanner;
-import org.apache.fluss.client.table.scanner.log.LogScanner;
-import org.apache.fluss.client.table.scanner.log.ScanRecords;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.lake.paimon.source.FlussRowAsPaimonRow;
 import org.apache.fluss.metadata.PartitionInfo;
@@ -32,7 +27,7 @@ import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.record.ChangeType;
-import org.apache.fluss.utils.CloseableIterator;
+import org.apache.fluss.record.LogRecord;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.reader.RecordReader;
@@ -67,25 +62,20 @@ public final class TableVerifier {
     /** A changelog read that delivers nothing for this long is complete (its range ends in empty batches). */
     private static final Duration IDLE_END = Duration.ofSeconds(10);
 
-    private final Connection connection;
-    private final Admin admin;
+    private final FlussClient fluss;
     private final LakeTables lake;
 
-    public TableVerifier(Connection connection, LakeTables lake) {
-        this.connection = connection;
-        this.admin = connection.getAdmin();
+    public TableVerifier(FlussClient fluss, LakeTables lake) {
+        this.fluss = fluss;
         this.lake = lake;
     }
 
     /** Every table with {@code table.datalake.enabled = true}, database by database. */
     public List<TablePath> lakeEnabledTables() throws Exception {
         List<TablePath> tables = new ArrayList<>();
-        for (String database : admin.listDatabases().get()) {
-            for (String name : admin.listTables(database).get()) {
-                TablePath path = TablePath.of(database, name);
-                if (admin.getTableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
-                    tables.add(path);
-                }
+        for (TablePath path : fluss.allTables().get()) {
+            if (fluss.tableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
+                tables.add(path);
             }
         }
         tables.sort(java.util.Comparator.comparing(TablePath::toString));
@@ -99,7 +89,7 @@ public final class TableVerifier {
 
     /** Records Fluss holds beyond the offsets of the table's last registered lake snapshot. */
     public long pendingRecords(TablePath path) throws Exception {
-        TableInfo info = admin.getTableInfo(path).get();
+        TableInfo info = fluss.tableInfo(path).get();
         Map<TableBucket, Long> lakeOffsets =
                 registered(path).map(LakeSnapshot::getTableBucketsOffset).orElse(Map.of());
         Buckets buckets = buckets(path, info);
@@ -112,7 +102,7 @@ public final class TableVerifier {
 
     private Optional<LakeSnapshot> registered(TablePath path) throws Exception {
         try {
-            return Optional.of(admin.getLatestLakeSnapshot(path).get());
+            return Optional.of(fluss.latestLakeSnapshot(path).get());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
                 return Optional.empty();
@@ -122,7 +112,7 @@ public final class TableVerifier {
     }
 
     public TableReport verify(TablePath path) throws Exception {
-        TableInfo info = admin.getTableInfo(path).get();
+        TableInfo info = fluss.tableInfo(path).get();
         String kind = (info.hasPrimaryKey() ? "primary key" : "log") + (info.isPartitioned() ? ", partitioned" : "");
         Pinned pinned = pin(path);
         if (pinned.flussSnapshot == null) {
@@ -243,7 +233,7 @@ public final class TableVerifier {
 
         Map<List<Object>, List<Object>> flussRows = new HashMap<>();
         List<BucketReport> reports = new ArrayList<>();
-        try (Table table = connection.getTable(path)) {
+        try (TableReads table = fluss.reads(path)) {
             Map<TableBucket, Long> replayFrom = new HashMap<>();
             for (Map.Entry<String, TableBucket> entry : buckets.labels.entrySet()) {
                 TableBucket bucket = entry.getValue();
@@ -274,14 +264,12 @@ public final class TableVerifier {
      * past the lake offset; otherwise says why the bucket cannot be checked now.
      */
     private void loadKvSnapshot(
-            TablePath path, Table table, TableBucket bucket, Buckets buckets, long lakeOffset, RowType userType,
+            TablePath path, TableReads table, TableBucket bucket, Buckets buckets, long lakeOffset, RowType userType,
             int[] keyIndexes, Map<List<Object>, List<Object>> state, Map<TableBucket, Long> replayFrom,
             List<String> problems)
             throws Exception {
         String partition = bucket.getPartitionId() == null ? null : buckets.partitionNames.get(bucket.getPartitionId());
-        KvSnapshots snapshots = partition == null
-                ? admin.getLatestKvSnapshots(path).get()
-                : admin.getLatestKvSnapshots(path, partition).get();
+        KvSnapshots snapshots = fluss.latestKvSnapshots(path, partition).get();
         OptionalLong snapshotId = snapshots.getSnapshotId(bucket.getBucket());
         OptionalLong snapshotOffset = snapshots.getLogOffset(bucket.getBucket());
         if (snapshotId.isEmpty() || snapshotOffset.getAsLong() > lakeOffset) {
@@ -292,23 +280,16 @@ public final class TableVerifier {
                     snapshotId.isEmpty() ? "missing" : "at offset " + snapshotOffset.getAsLong()));
             return;
         }
-        try (BatchScanner scanner = table.newScan().createBatchScanner(bucket, snapshotId.getAsLong())) {
-            CloseableIterator<org.apache.fluss.row.InternalRow> batch;
-            while ((batch = scanner.pollBatch(POLL)) != null) {
-                try (CloseableIterator<org.apache.fluss.row.InternalRow> rows = batch) {
-                    while (rows.hasNext()) {
-                        List<Object> values = values(new FlussRowAsPaimonRow(rows.next(), userType), userType);
-                        state.put(key(values, keyIndexes), values);
-                    }
-                }
-            }
-        }
+        table.readKvSnapshot(bucket, snapshotId.getAsLong(), record -> {
+            List<Object> values = values(new FlussRowAsPaimonRow(record.getRow(), userType), userType);
+            state.put(key(values, keyIndexes), values);
+        }, () -> { });
         replayFrom.put(bucket, snapshotOffset.getAsLong());
     }
 
     /** Applies each bucket's changelog from its start to its lake offset (exclusive) to {@code state}. */
     private static void replayChangelog(
-            Table table, Map<TableBucket, Long> replayFrom, Map<TableBucket, Long> lakeOffsets, RowType userType,
+            TableReads table, Map<TableBucket, Long> replayFrom, Map<TableBucket, Long> lakeOffsets, RowType userType,
             int[] keyIndexes, Map<List<Object>, List<Object>> state)
             throws Exception {
         Map<TableBucket, Long> open = new HashMap<>();
@@ -320,39 +301,29 @@ public final class TableVerifier {
         if (open.isEmpty()) {
             return;
         }
-        try (LogScanner scanner = table.newScan().createLogScanner()) {
-            open.keySet().forEach(bucket -> {
-                if (bucket.getPartitionId() == null) {
-                    scanner.subscribe(bucket.getBucket(), replayFrom.get(bucket));
-                } else {
-                    scanner.subscribe(bucket.getPartitionId(), bucket.getBucket(), replayFrom.get(bucket));
-                }
-            });
+        try (LogRows log = table.openLog()) {
+            open.keySet().forEach(bucket -> log.subscribe(bucket, replayFrom.get(bucket)));
             long idleSince = System.nanoTime();
             while (!open.isEmpty() && System.nanoTime() - idleSince < IDLE_END.toNanos()) {
-                ScanRecords records = scanner.poll(POLL);
+                Map<TableBucket, List<? extends LogRecord>> records = log.poll(POLL);
                 if (!records.isEmpty()) {
                     idleSince = System.nanoTime();
                 }
-                for (TableBucket bucket : records.buckets()) {
-                    Long end = open.get(bucket);
+                for (Map.Entry<TableBucket, List<? extends LogRecord>> bucket : records.entrySet()) {
+                    Long end = open.get(bucket.getKey());
                     if (end == null) {
                         continue;
                     }
-                    for (ScanRecord record : records.records(bucket)) {
+                    List<? extends LogRecord> bucketRecords = bucket.getValue();
+                    for (LogRecord record : bucketRecords) {
                         if (record.logOffset() >= end) {
                             break;
                         }
                         apply(record, userType, keyIndexes, state);
                     }
-                    List<ScanRecord> bucketRecords = records.records(bucket);
                     if (bucketRecords.get(bucketRecords.size() - 1).logOffset() >= end - 1) {
-                        open.remove(bucket);
-                        if (bucket.getPartitionId() == null) {
-                            scanner.unsubscribe(bucket.getBucket());
-                        } else {
-                            scanner.unsubscribe(bucket.getPartitionId(), bucket.getBucket());
-                        }
+                        open.remove(bucket.getKey());
+                        log.unsubscribe(bucket.getKey());
                     }
                 }
             }
@@ -360,7 +331,7 @@ public final class TableVerifier {
     }
 
     private static void apply(
-            ScanRecord record, RowType userType, int[] keyIndexes,
+            LogRecord record, RowType userType, int[] keyIndexes,
             Map<List<Object>, List<Object>> state) {
         ChangeType change = record.getChangeType();
         if (change == ChangeType.UPDATE_BEFORE) {
@@ -415,16 +386,16 @@ public final class TableVerifier {
         Buckets buckets = new Buckets();
         List<Integer> ids = IntStream.range(0, info.getNumBuckets()).boxed().toList();
         if (info.isPartitioned()) {
-            for (PartitionInfo partition : admin.listPartitionInfos(path).get()) {
+            for (PartitionInfo partition : fluss.partitions(path).get()) {
                 buckets.partitionNames.put(partition.getPartitionId(), partition.getPartitionName());
                 buckets.add(info.getTableId(), partition.getPartitionId(), partition.getPartitionName(), ids,
-                        admin.listOffsets(path, partition.getPartitionName(), ids, new OffsetSpec.EarliestSpec()).all().get(),
-                        admin.listOffsets(path, partition.getPartitionName(), ids, new OffsetSpec.LatestSpec()).all().get());
+                        fluss.earliestOffsets(path, partition.getPartitionName(), ids).get(),
+                        fluss.latestOffsets(path, partition.getPartitionName(), ids).get());
             }
         } else {
             buckets.add(info.getTableId(), null, null, ids,
-                    admin.listOffsets(path, ids, new OffsetSpec.EarliestSpec()).all().get(),
-                    admin.listOffsets(path, ids, new OffsetSpec.LatestSpec()).all().get());
+                    fluss.earliestOffsets(path, null, ids).get(),
+                    fluss.latestOffsets(path, null, ids).get());
         }
         return buckets;
     }

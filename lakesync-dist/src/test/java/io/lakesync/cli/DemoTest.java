@@ -20,7 +20,7 @@ class DemoTest extends TieringTestBase {
 
     @Test
     void theDemoStartsAgainOnItsTablesOnceTheirLakeTablesHoldData() throws Exception {
-        Demo.createTablesIfAbsent(admin);
+        Demo.createTablesIfAbsent(fluss);
         long ordersId = admin.getTableInfo(Demo.ORDERS).get().getTableId();
         long clicksId = admin.getTableInfo(Demo.CLICKS).get().getTableId();
         upsert(Demo.ORDERS, List.<InternalRow>of(GenericRow.of(1L, 2L, 3, 400), GenericRow.of(5L, 6L, 7, 800)), false);
@@ -35,7 +35,7 @@ class DemoTest extends TieringTestBase {
                         Demo.ORDERS, admin.getTableInfo(Demo.ORDERS).get().toTableDescriptor(), true).get())
                 .hasCauseInstanceOf(LakeTableAlreadyExistException.class);
 
-        Demo.createTablesIfAbsent(admin);
+        Demo.createTablesIfAbsent(fluss);
 
         assertThat(admin.getTableInfo(Demo.ORDERS).get().getTableId()).as("the same orders table").isEqualTo(ordersId);
         assertThat(admin.getTableInfo(Demo.CLICKS).get().getTableId()).as("the same clicks table").isEqualTo(clicksId);

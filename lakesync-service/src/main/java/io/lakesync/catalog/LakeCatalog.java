@@ -1,14 +1,12 @@
 package io.lakesync.catalog;
 
-import io.lakesync.fluss.tiering.FlussTieringCoordinator;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.retained.AdoptionRefusedException;
 import io.lakesync.tiering.retained.LakeTableAdoption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.TablePath;
@@ -27,14 +25,14 @@ public final class LakeCatalog {
 
     private static final List<String> SYSTEM_COLUMNS = List.of("__bucket", "__offset", "__timestamp");
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final LakeTables lakeTables;
     private final LakeTableAdoption adoption;
 
-    public LakeCatalog(Connection connection, LakeTables lakeTables) {
-        this.admin = connection.getAdmin();
+    public LakeCatalog(FlussClient fluss, LakeTables lakeTables) {
+        this.fluss = fluss;
         this.lakeTables = lakeTables;
-        this.adoption = new LakeTableAdoption(admin, FlussTieringCoordinator.of(connection), lakeTables);
+        this.adoption = new LakeTableAdoption(fluss, fluss.tieringCoordinator(), lakeTables);
     }
 
     /**
@@ -66,7 +64,7 @@ public final class LakeCatalog {
             for (String name : catalog.listTables(database)) {
                 TablePath path = TablePath.of(database, name);
                 Optional<FileStoreTable> table = lakeTable(path);
-                if (table.isPresent() && isTieredLayout(table.get()) && !admin.tableExists(path).get()) {
+                if (table.isPresent() && isTieredLayout(table.get()) && !fluss.tableExists(path).get()) {
                     Long snapshots = table.get().snapshotManager().snapshotCount();
                     retained.add(new LakeTableInfo(database, name, snapshots == null ? 0 : snapshots));
                 }
@@ -80,7 +78,7 @@ public final class LakeCatalog {
      * table with lake sync off is fine: enabling it afterwards starts a fresh lake table.
      */
     public void deleteRetained(TablePath path) throws Exception {
-        if (admin.tableExists(path).get() && admin.getTableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
+        if (fluss.tableExists(path).get() && fluss.tableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
             throw new LakeTableConflictException(
                     "Fluss table " + path + " has lake sync enabled; its lake table is deleted only after the Fluss "
                             + "table is dropped or its lake sync disabled ('lakesync tables disable " + path + "').");
@@ -115,7 +113,7 @@ public final class LakeCatalog {
 
     private boolean hasLakeSnapshot(TablePath path) throws Exception {
         try {
-            LakeSnapshot snapshot = admin.getLatestLakeSnapshot(path).get();
+            LakeSnapshot snapshot = fluss.latestLakeSnapshot(path).get();
             return snapshot != null;
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {

@@ -1,13 +1,13 @@
 package io.lakesync.catalog;
 
+import io.lakesync.fluss.Deadline;
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.tiering.lake.LakeTables;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import io.lakesync.fluss.Deadline;
-import io.lakesync.tiering.lake.LakeTables;
-import java.time.Duration;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
@@ -29,12 +29,12 @@ import org.apache.paimon.types.DataTypes;
  */
 public final class Prerequisites {
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final LakeTables lakeTables;
     private final Duration callTimeout;
 
-    public Prerequisites(Admin admin, LakeTables lakeTables, Duration callTimeout) {
-        this.admin = admin;
+    public Prerequisites(FlussClient fluss, LakeTables lakeTables, Duration callTimeout) {
+        this.fluss = fluss;
         this.lakeTables = lakeTables;
         this.callTimeout = callTimeout;
     }
@@ -46,15 +46,9 @@ public final class Prerequisites {
         Identifier table = Identifier.create(database, "probe");
         boolean ok =
                 check(results, "Fluss cluster reachable", () -> Deadline.in(callTimeout)
-                                .awaitStarted(admin::getServerNodes, "Fluss").size() + " server(s) answer")
-                        && check(results, "Fluss credentials can list tables", () -> {
-                            Deadline deadline = Deadline.in(callTimeout);
-                            int tables = 0;
-                            for (String db : deadline.await(admin.listDatabases(), "Fluss")) {
-                                tables += deadline.await(admin.listTables(db), "Fluss").size();
-                            }
-                            return tables + " table(s) visible";
-                        })
+                                .await(fluss.serverNodes(), "Fluss").size() + " server(s) answer")
+                        && check(results, "Fluss credentials can list tables", () -> Deadline.in(callTimeout)
+                                .await(fluss.allTables(), "Fluss").size() + " table(s) visible")
                         && check(results, "Lake catalog reachable", () -> inTime(() -> catalog.listDatabases().size() + " database(s)"))
                         && check(results, "Create a database in the lake", () -> inTime(() -> {
                             catalog.createDatabase(database, false);

@@ -6,6 +6,8 @@ import io.lakesync.alert.TableMetricsSource;
 import io.lakesync.auth.Authenticator;
 import io.lakesync.auth.JavalinAuth;
 import io.lakesync.catalog.LakeCatalog;
+import io.lakesync.catalog.LakeTableRoutes;
+import io.lakesync.catalog.Prerequisites;
 import io.lakesync.cluster.ClusterNode;
 import io.lakesync.cluster.DeadInstanceTables;
 import io.lakesync.cluster.InstanceRoutes;
@@ -14,12 +16,12 @@ import io.lakesync.cluster.Membership;
 import io.lakesync.cluster.SharedActivityBoard;
 import io.lakesync.cluster.SharedClaimLedger;
 import io.lakesync.cluster.SharedLakeCommits;
-import io.lakesync.catalog.LakeTableRoutes;
-import io.lakesync.catalog.Prerequisites;
 import io.lakesync.config.ConfigException;
-import io.lakesync.console.ConsoleRoutes;
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.console.ConsoleRoutes;
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.metrics.MetricsRoutes;
 import io.lakesync.metrics.TableMetric;
 import io.lakesync.metrics.TableMetricsCollector;
@@ -35,17 +37,14 @@ import io.lakesync.switches.TableSwitches;
 import io.lakesync.tiering.EngineHealth;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.TieringService;
+import io.lakesync.tiering.capacity.CapacityQuotas;
 import io.lakesync.tiering.capacity.ClaimLedger;
 import io.lakesync.tiering.capacity.LocalClaimLedger;
-import io.lakesync.tiering.capacity.CapacityQuotas;
-import io.lakesync.fluss.tiering.FlussTieringCoordinator;
-import io.lakesync.fluss.tiering.TableAssignment;
-import io.lakesync.fluss.ReconnectingConnection;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundHooks;
-import java.net.InetAddress;
 import io.lakesync.usage.UsageMeter;
 import io.lakesync.usage.UsageRoutes;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -112,15 +111,15 @@ public final class LakeSyncServer implements AutoCloseable {
             SharedLakeCommits.check(state.kind(), lakeTables.commitSafety(), config.lakeCatalogOptions());
             Duration callTimeout = config.get(LakeSyncOptions.STATUS_CALL_TIMEOUT);
             Duration refreshInterval = config.get(LakeSyncOptions.STATUS_REFRESH_INTERVAL);
-            ReconnectingConnection connection = push(started, ReconnectingConnection.open(
-                    config.flussClientConfiguration(), ReconnectingConnection.DEFAULT_CHECK_INTERVAL, callTimeout));
-            LakeCatalog lakeCatalog = new LakeCatalog(connection, lakeTables);
+            // The process's one Fluss client: status, switches, the lake catalog and the engine share it.
+            FlussClient fluss = push(started, FlussClient.connect(config.flussClientConfiguration(), callTimeout));
+            LakeCatalog lakeCatalog = new LakeCatalog(fluss, lakeTables);
 
             String instanceId = instanceId(config);
             ServiceSwitchControl[] switchHolder = new ServiceSwitchControl[1];
             TableStatusTracker tracker =
                     push(started, new TableStatusTracker(
-                            new ClusterObserver(connection, lakeTables, clock),
+                            new ClusterObserver(fluss, lakeTables, clock),
                             new SharedActivityBoard(state, instanceId),
                             config.get(LakeSyncOptions.STATUS_REFRESH_PARALLELISM),
                             clock,
@@ -151,12 +150,12 @@ public final class LakeSyncServer implements AutoCloseable {
             };
             Duration instanceTimeout = clusterInstanceTimeout(config);
             Engine engine = push(started, new Engine(config, TieringListener.all(List.of(tracker, usage, tablesTaken)),
-                    clock, claimLedger(started, state, instanceId, instanceTimeout, config)));
+                    clock, claimLedger(started, state, instanceId, instanceTimeout, config), fluss));
             TableSwitches tableSwitches =
-                    new TableSwitches(connection.getAdmin(), lakeCatalog, () -> switchHolder[0].isEnabled(), state);
+                    new TableSwitches(fluss, lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
                     new ServiceSwitchControl(
-                            state.serviceSwitch(), new Prerequisites(connection.getAdmin(), lakeTables, PREREQUISITE_CHECK_TIMEOUT),
+                            state.serviceSwitch(), new Prerequisites(fluss, lakeTables, PREREQUISITE_CHECK_TIMEOUT),
                             tableSwitches, engine);
             switchHolder[0] = serviceSwitch;
             serviceSwitch.startIfEnabled();
@@ -167,14 +166,14 @@ public final class LakeSyncServer implements AutoCloseable {
                     new LeaderLease(state, "cluster-duties", instanceTimeout), engine::heldTables, clock);
             clusterNode.set(node);
             node.everyHeartbeatAsLeader(
-                    new DeadInstanceTables(membership, FlussTieringCoordinator.of(connection)));
+                    new DeadInstanceTables(membership, fluss.tieringCoordinator()));
             Alerting alerting = push(started, Alerting.create(state, config, metricsOf(tracker, clock), clock));
             alerting.start(node::isLeader);
 
             HttpApi http =
                     push(started, HttpApi.start(config, List.of(
                             app -> app.router.mount(router -> router.beforeMatched(new JavalinAuth(authenticator))),
-                            new HealthRoutes(bootstrapServers, clock, () -> statusProblems(tracker, connection), engine::health,
+                            new HealthRoutes(bootstrapServers, clock, () -> statusProblems(tracker, fluss), engine::health,
                                     authenticator),
                             new OpenApiRoutes(),
                             new TableRoutes(tracker),
@@ -206,9 +205,9 @@ public final class LakeSyncServer implements AutoCloseable {
     }
 
     /** Why the status is incomplete: what the tracker saw, and the tablet servers the connection's probe found silent. */
-    private static List<String> statusProblems(TableStatusTracker tracker, ReconnectingConnection connection) {
+    private static List<String> statusProblems(TableStatusTracker tracker, FlussClient fluss) {
         List<String> problems = new ArrayList<>(tracker.problems());
-        String silent = connection.silentTabletServers();
+        String silent = fluss.silentTabletServers();
         if (silent != null) {
             problems.add(silent);
         }
@@ -338,19 +337,21 @@ public final class LakeSyncServer implements AutoCloseable {
         private final TieringListener listener;
         private final Clock clock;
         private final ClaimLedger claims;
+        private final FlussClient fluss;
         private volatile TieringService running;
 
-        Engine(LakeSyncConfig config, TieringListener listener, Clock clock, ClaimLedger claims) {
+        Engine(LakeSyncConfig config, TieringListener listener, Clock clock, ClaimLedger claims, FlussClient fluss) {
             this.config = config;
             this.listener = listener;
             this.clock = clock;
             this.claims = claims;
+            this.fluss = fluss;
         }
 
         @Override
         public synchronized void start() throws Exception {
             if (running == null) {
-                TieringService engine = new TieringService(config, listener, RoundHooks.NONE, clock, claims);
+                TieringService engine = new TieringService(config, listener, RoundHooks.NONE, clock, claims, fluss);
                 engine.start();
                 running = engine;
             }

@@ -2,6 +2,7 @@ package io.lakesync.status;
 
 import io.lakesync.fluss.BucketHeads;
 import io.lakesync.fluss.Deadline;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.tiering.lake.LakeTables;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,23 +27,12 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.LakeSnapshot;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.scanner.ScanRecord;
-import org.apache.fluss.client.table.scanner.log.LogScanner;
-import org.apache.fluss.client.table.scanner.log.ScanRecords;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
-import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.rpc.messages.MetadataRequest;
-import org.apache.fluss.rpc.messages.MetadataResponse;
-import org.apache.fluss.rpc.messages.PbTableMetadata;
 import org.apache.paimon.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,8 +78,7 @@ public final class ClusterObserver implements TableObserver {
      */
     private static final int RECHECK_REFRESHES = 12;
 
-    private final Connection connection;
-    private final Admin admin;
+    private final FlussClient fluss;
     private final LakeTables lakeTables;
     private final Clock clock;
     /** Per bucket: the tiered offset and when the record there was appended. */
@@ -98,9 +87,8 @@ public final class ClusterObserver implements TableObserver {
     private final Map<Long, Map.Entry<Long, Instant>> commitTimeOfSnapshot = new ConcurrentHashMap<>();
     private final LakeSnapshotCache lakeSnapshots;
 
-    public ClusterObserver(Connection connection, LakeTables lakeTables, Clock clock) {
-        this.connection = connection;
-        this.admin = connection.getAdmin();
+    public ClusterObserver(FlussClient fluss, LakeTables lakeTables, Clock clock) {
+        this.fluss = fluss;
         this.lakeTables = lakeTables;
         this.clock = clock;
         this.lakeSnapshots = new LakeSnapshotCache(clock, RECHECK_REFRESHES);
@@ -108,13 +96,7 @@ public final class ClusterObserver implements TableObserver {
 
     @Override
     public List<TablePath> listTables(Deadline deadline) throws Exception {
-        List<TablePath> tables = new ArrayList<>();
-        for (String database : deadline.await(admin.listDatabases(), "Fluss (list databases)")) {
-            for (String table : deadline.await(admin.listTables(database), "Fluss (list tables of " + database + ")")) {
-                tables.add(TablePath.of(database, table));
-            }
-        }
-        return tables;
+        return deadline.await(fluss.allTables(), "Fluss (list tables)");
     }
 
     /** Lists the lake's databases. */
@@ -184,10 +166,10 @@ public final class ClusterObserver implements TableObserver {
             if (!everyTable || lakeSnapshots.mustAsk(
                     info.getTableId(), roundsEnded, info.getTableConfig().getDataLakeFreshness())) {
                 roundsEndedWhenAsked.put(path, roundsEnded);
-                lakes.put(path, window.send(() -> admin.getReadableLakeSnapshot(path)));
+                lakes.put(path, window.send(() -> fluss.readableLakeSnapshot(path)));
             }
             if (info.isPartitioned()) {
-                partitions.put(path, window.send(() -> admin.listPartitionInfos(path)));
+                partitions.put(path, window.send(() -> fluss.partitions(path)));
             }
         }
         if (everyTable && results.values().stream().noneMatch(CompletableFuture::isCompletedExceptionally)) {
@@ -246,20 +228,9 @@ public final class ClusterObserver implements TableObserver {
      */
     private Map<TablePath, CompletableFuture<TableInfo>> tableInfos(List<TablePath> tables, Deadline deadline) {
         Map<TablePath, CompletableFuture<TableInfo>> infos = new LinkedHashMap<>();
-        MetadataRequest request = new MetadataRequest();
-        tables.forEach(path -> request.addTablePath()
-                .setDatabaseName(path.getDatabaseName())
-                .setTableName(path.getTableName()));
         try {
-            MetadataResponse response = deadline.await(
-                    BucketHeads.metadataOf(connection).newCoordinatorServerClient().metadata(request),
-                    "Fluss (metadata of " + tables.size() + " tables)");
-            for (PbTableMetadata table : response.getTableMetadatasList()) {
-                TablePath path = TablePath.of(table.getTablePath().getDatabaseName(), table.getTablePath().getTableName());
-                infos.put(path, CompletableFuture.completedFuture(TableInfo.of(path, table.getTableId(),
-                        table.getSchemaId(), TableDescriptor.fromJsonBytes(table.getTableJson()),
-                        table.getCreatedTime(), table.getModifiedTime())));
-            }
+            deadline.await(fluss.tableInfosFromCoordinator(tables), "Fluss (metadata of " + tables.size() + " tables)")
+                    .forEach((path, info) -> infos.put(path, CompletableFuture.completedFuture(info)));
         } catch (ExecutionException e) {
             // Fluss 0.9.1 reports a table that does not exist as an unknown server error failing the whole request
             // ("Failed to get tables"); asked on its own, each table gets its own answer.
@@ -270,7 +241,7 @@ public final class ClusterObserver implements TableObserver {
         }
         Window window = new Window(deadline);
         for (TablePath path : tables) {
-            infos.computeIfAbsent(path, p -> window.send(() -> admin.getTableInfo(p)));
+            infos.computeIfAbsent(path, p -> window.send(() -> fluss.tableInfo(p)));
         }
         return infos;
     }
@@ -328,7 +299,7 @@ public final class ClusterObserver implements TableObserver {
             return Map.of();
         }
         try {
-            return BucketHeads.read(connection, asks, deadline);
+            return fluss.bucketHeads(asks, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Map.of();
@@ -436,13 +407,12 @@ public final class ClusterObserver implements TableObserver {
         List<Integer> buckets = IntStream.range(0, info.getNumBuckets()).boxed().collect(Collectors.toList());
         Map<TableBucket, Long> ends = new HashMap<>();
         if (!info.isPartitioned()) {
-            deadline.awaitStarted(() -> admin.listOffsets(info.getTablePath(), buckets, new OffsetSpec.LatestSpec()).all(), what)
+            deadline.await(fluss.latestOffsets(info.getTablePath(), null, buckets), what)
                     .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), b), o));
             return ends;
         }
         for (Map.Entry<String, Long> partition : partitionIds.entrySet()) {
-            deadline.awaitStarted(() -> admin.listOffsets(info.getTablePath(), partition.getKey(), buckets,
-                            new OffsetSpec.LatestSpec()).all(), what)
+            deadline.await(fluss.latestOffsets(info.getTablePath(), partition.getKey(), buckets), what)
                     .forEach((b, o) -> ends.put(new TableBucket(info.getTableId(), partition.getValue(), b), o));
         }
         return ends;
@@ -519,29 +489,9 @@ public final class ClusterObserver implements TableObserver {
             return oldest;
         }
         TablePath path = lakeTable.info().getTablePath();
-        try (Table table = deadline.call(() -> connection.getTable(path), "Fluss (table " + path + ")");
-                LogScanner scanner = table.newScan().createLogScanner()) {
-            for (Map.Entry<TableBucket, Long> probe : toProbe.entrySet()) {
-                long from = probe.getValue() < 0 ? LogScanner.EARLIEST_OFFSET : probe.getValue();
-                if (probe.getKey().getPartitionId() == null) {
-                    scanner.subscribe(probe.getKey().getBucket(), from);
-                } else {
-                    scanner.subscribe(probe.getKey().getPartitionId(), probe.getKey().getBucket(), from);
-                }
-            }
-            long probeEnd = System.nanoTime() + PROBE_TIMEOUT.toNanos();
-            while (!toProbe.isEmpty() && System.nanoTime() < probeEnd && !deadline.expired()) {
-                ScanRecords records = scanner.poll(Duration.ofMillis(200));
-                for (TableBucket bucket : records.buckets()) {
-                    Long offset = toProbe.remove(bucket);
-                    List<ScanRecord> found = records.records(bucket);
-                    if (offset != null && !found.isEmpty()) {
-                        Instant at = Instant.ofEpochMilli(found.get(0).timestamp());
-                        recordTimeAtOffset.put(bucket, Map.entry(offset, at));
-                        oldest = min(oldest, at);
-                    }
-                }
-            }
+        for (Map.Entry<TableBucket, Instant> found : fluss.appendTimes(path, toProbe, PROBE_TIMEOUT, deadline).entrySet()) {
+            recordTimeAtOffset.put(found.getKey(), Map.entry(toProbe.get(found.getKey()), found.getValue()));
+            oldest = min(oldest, found.getValue());
         }
         return oldest;
     }

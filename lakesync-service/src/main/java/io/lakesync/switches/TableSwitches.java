@@ -1,13 +1,13 @@
 package io.lakesync.switches;
 
 import io.lakesync.catalog.LakeCatalog;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.state.StateStore;
 import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.retained.LakeTableAdoption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -24,13 +24,13 @@ public final class TableSwitches {
     static final String ENABLED = "table.datalake.enabled";
     private static final Logger LOG = LoggerFactory.getLogger(TableSwitches.class);
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final LakeCatalog lake;
     private final BooleanSupplier serviceEnabled;
     private final StateStore state;
 
-    public TableSwitches(Admin admin, LakeCatalog lake, BooleanSupplier serviceEnabled, StateStore state) {
-        this.admin = admin;
+    public TableSwitches(FlussClient fluss, LakeCatalog lake, BooleanSupplier serviceEnabled, StateStore state) {
+        this.fluss = fluss;
         this.lake = lake;
         this.serviceEnabled = serviceEnabled;
         this.state = state;
@@ -86,19 +86,16 @@ public final class TableSwitches {
     /** Lake-enabled tables, for the service switch's refusal. */
     public List<TablePath> enabledTables() throws Exception {
         List<TablePath> enabled = new ArrayList<>();
-        for (String database : admin.listDatabases().get()) {
-            for (String name : admin.listTables(database).get()) {
-                TablePath path = TablePath.of(database, name);
-                if (admin.getTableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
-                    enabled.add(path);
-                }
+        for (TablePath path : fluss.allTables().get()) {
+            if (fluss.tableInfo(path).get().getTableConfig().isDataLakeEnabled()) {
+                enabled.add(path);
             }
         }
         return enabled;
     }
 
     private void set(TablePath path, boolean on, String actor) throws Exception {
-        admin.alterTable(path, List.of(TableChange.set(ENABLED, String.valueOf(on))), false).get();
+        fluss.alterTable(path, List.of(TableChange.set(ENABLED, String.valueOf(on)))).get();
         state.write(sql -> {
             sql.audit(actor, on ? "table.enable" : "table.disable", path.toString(), ENABLED + " = " + on);
             return null;
@@ -107,9 +104,9 @@ public final class TableSwitches {
     }
 
     private TableInfo tableInfo(TablePath path) throws Exception {
-        if (!admin.tableExists(path).get()) {
+        if (!fluss.tableExists(path).get()) {
             throw new SwitchRefusedException("There is no Fluss table " + path + ".");
         }
-        return admin.getTableInfo(path).get();
+        return fluss.tableInfo(path).get();
     }
 }

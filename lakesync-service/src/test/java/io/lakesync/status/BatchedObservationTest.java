@@ -87,7 +87,7 @@ class BatchedObservationTest extends TieringTestBase {
 
         List<TablePath> tables = new ArrayList<>(pending);
         tables.addAll(List.of(idle, off, missing));
-        ClusterObserver observer = new ClusterObserver(connection, lake, Clock.systemUTC());
+        ClusterObserver observer = new ClusterObserver(fluss, lake, Clock.systemUTC());
         Map<TablePath, TableObservation> observed = observeAll(observer, tables);
 
         for (TablePath path : pending) {

@@ -7,6 +7,7 @@ import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.fluss.BucketHeads;
 import io.lakesync.fluss.Deadline;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.ReconnectingConnection;
 import io.lakesync.fluss.SilentServer;
 import io.lakesync.tiering.lake.LakeTables;
@@ -64,7 +65,7 @@ class StatusDeadlineTest {
                         ReconnectingConnection.open(cluster.clientConfiguration(), Duration.ofMinutes(10), CALL_TIMEOUT);
                 LakeTables lake = new LakeTables(cluster.lakeCatalogOptions())) {
             TableStatusTracker tracker = new TableStatusTracker(
-                    new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 10,
+                    new ClusterObserver(FlussClient.over(connection, CALL_TIMEOUT), lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 10,
                     CALL_TIMEOUT, Duration.ofMinutes(1));
             assertThat(tracker.refresh()).singleElement().satisfies(status -> {
                 assertThat(status.state()).isEqualTo(TableState.INITIALIZING);

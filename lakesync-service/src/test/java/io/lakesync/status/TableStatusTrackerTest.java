@@ -38,7 +38,7 @@ class TableStatusTrackerTest extends TieringTestBase {
         Instant afterWrite = Instant.now();
 
         TableStatusTracker tracker =
-                new TableStatusTracker(new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 100, Duration.ofSeconds(10), Duration.ofSeconds(15));
+                new TableStatusTracker(new ClusterObserver(fluss, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 100, Duration.ofSeconds(10), Duration.ofSeconds(15));
         TableStatus initial = statusOf(tracker, path);
         assertThat(initial.state()).isEqualTo(TableState.INITIALIZING);
         assertThat(initial.pendingRecords()).isEqualTo(1_000);
@@ -109,7 +109,7 @@ class TableStatusTrackerTest extends TieringTestBase {
         Files.writeString(bucketDir, "in the way");
 
         TableStatusTracker tracker =
-                new TableStatusTracker(new ClusterObserver(connection, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 100, Duration.ofSeconds(10), Duration.ofSeconds(15));
+                new TableStatusTracker(new ClusterObserver(fluss, lake, Clock.systemUTC()), Clock.systemUTC(), () -> true, 100, Duration.ofSeconds(10), Duration.ofSeconds(15));
         try (TieringService service = new TieringService(
                 serviceConfig("failing-instance", Map.of("tiering.blocked-recheck-interval", "1s")), tracker, RoundHooks.NONE, Clock.systemUTC())) {
             service.start();

@@ -43,11 +43,11 @@ class SwitchesTest extends TieringTestBase {
     @BeforeEach
     void setUp() throws Exception {
         state = StateStore.open(LakeSyncConfig.fromMap(Map.of("data.dir", root.resolve("state-" + System.nanoTime()).toString()), "test"), Clock.systemUTC());
-        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
-        tables = new TableSwitches(admin, lakeCatalog, () -> service.isEnabled(), state);
+        LakeCatalog lakeCatalog = new LakeCatalog(fluss, lake);
+        tables = new TableSwitches(fluss, lakeCatalog, () -> service.isEnabled(), state);
         service = new ServiceSwitchControl(
                 state.serviceSwitch(),
-                new Prerequisites(admin, lake, Duration.ofSeconds(10)),
+                new Prerequisites(fluss, lake, Duration.ofSeconds(10)),
                 tables,
                 new ServiceSwitchControl.Engine() {
                     @Override
@@ -183,7 +183,7 @@ class SwitchesTest extends TieringTestBase {
         try (TieringService engine = startService("retained-instance")) {
             awaitTiered(path);
         }
-        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
+        LakeCatalog lakeCatalog = new LakeCatalog(fluss, lake);
         assertThatThrownBy(() -> lakeCatalog.deleteRetained(path))
                 .isInstanceOf(LakeTableConflictException.class)
                 .hasMessageContaining("has lake sync enabled");
@@ -219,7 +219,7 @@ class SwitchesTest extends TieringTestBase {
         });
         // Adopted, the table has a checkpoint of its own, so lakesync's enable lets it through.
         tables.enable(path, "operator-bob");
-        LakeCatalog lakeCatalog = new LakeCatalog(connection, lake);
+        LakeCatalog lakeCatalog = new LakeCatalog(fluss, lake);
         assertThatThrownBy(() -> lakeCatalog.deleteRetained(path))
                 .isInstanceOf(LakeTableConflictException.class)
                 .hasMessageContaining("has lake sync enabled");

@@ -91,6 +91,11 @@ public final class Deadline {
         return call(() -> await(start.call(), what), what);
     }
 
+    /** The daemon threads blocking calls run on. */
+    static ExecutorService blockingCalls() {
+        return BLOCKING_CALLS;
+    }
+
     private TimeoutException timedOut(String what) {
         return new TimeoutException(what + " did not answer within " + budget.toMillis() + " ms");
     }

@@ -2,6 +2,9 @@ package io.lakesync.tiering;
 
 import io.lakesync.config.LakeSyncConfig;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.folder.FolderLock;
 import io.lakesync.folder.Folders;
 import io.lakesync.tiering.capacity.CapacityQuotas;
@@ -9,15 +12,10 @@ import io.lakesync.tiering.capacity.ClaimLedger;
 import io.lakesync.tiering.capacity.LocalClaimLedger;
 import io.lakesync.tiering.capacity.QuotaAdmission;
 import io.lakesync.tiering.capacity.RoundMeter;
-import io.lakesync.fluss.ReconnectingConnection;
-import io.lakesync.fluss.tiering.FlussTieringCoordinator;
-import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.maintenance.MaintenanceDuty;
-import io.lakesync.fluss.LatestOffsets;
 import io.lakesync.tiering.round.RoundEnvironment;
 import io.lakesync.tiering.round.RoundHooks;
-import io.lakesync.fluss.TableInfos;
 import io.lakesync.tiering.round.TableRound;
 import io.lakesync.tiering.warmup.ClientWarmUp;
 import io.lakesync.tiering.warmup.WriteWarmUp;
@@ -25,14 +23,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.fluss.config.ConfigOptions;
+import javax.annotation.Nullable;
 import org.apache.fluss.config.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,10 +51,6 @@ public final class TieringService implements AutoCloseable {
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
     /** How long a heartbeat in flight at shutdown may take before it is interrupted (the coordinator is down). */
     private static final Duration ASSIGNER_GRACE = Duration.ofSeconds(5);
-    private static final Map<String, String> TIERING_CLIENT_DEFAULTS = Map.of(
-            ConfigOptions.CLIENT_SCANNER_LOG_MAX_POLL_RECORDS.key(), "8192",
-            ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES_FOR_BUCKET.key(), "8mb",
-            ConfigOptions.CLIENT_SCANNER_LOG_FETCH_MAX_BYTES.key(), "64mb");
 
     /** Whether a {@link WriteWarmUp} has run in this JVM. */
     private static final AtomicBoolean WRITE_PATH_WARM = new AtomicBoolean();
@@ -86,9 +79,10 @@ public final class TieringService implements AutoCloseable {
 
     private volatile boolean running;
     private FolderLock lock;
-    private ReconnectingConnection connection;
-    private FlussTieringCoordinator coordinator;
-    private TableInfos tableInfos;
+    /** The process's Fluss client when it shares one with the engine, else null: the engine opens its own. */
+    private final @Nullable FlussClient sharedFluss;
+    private FlussClient fluss;
+    private TieringCoordinator coordinator;
     private LakeTables lakeTables;
     private ExecutorService readerThreads;
     private TieringEngine engine;
@@ -107,6 +101,13 @@ public final class TieringService implements AutoCloseable {
     /** An engine whose rounds claim their CUs in {@code claims}, which other instances may share. */
     public TieringService(
             LakeSyncConfig config, TieringListener listener, RoundHooks hooks, Clock clock, ClaimLedger claims) {
+        this(config, listener, hooks, clock, claims, null);
+    }
+
+    /** An engine that talks to Fluss through {@code fluss}, the process's client, which its owner closes. */
+    public TieringService(LakeSyncConfig config, TieringListener listener, RoundHooks hooks, Clock clock,
+            ClaimLedger claims, @Nullable FlussClient fluss) {
+        this.sharedFluss = fluss;
         this.config = config;
         this.claims = claims;
         this.listener = listener;
@@ -133,14 +134,6 @@ public final class TieringService implements AutoCloseable {
             return;
         }
         config.flussBootstrapServers();
-        Configuration flussConf = config.flussClientConfiguration();
-        // Bulk reading wants bigger fetches and polls than the client's interactive defaults (500 records,
-        // 1 MB per bucket); a user's own fluss.* settings win.
-        TIERING_CLIENT_DEFAULTS.forEach((key, value) -> {
-            if (!flussConf.containsKey(key)) {
-                flussConf.setString(key, value);
-            }
-        });
         lock = DataDirLock.acquire(dataDir, workDir);
         try {
             Path ioTmpDir = workDir.resolve("io-tmp");
@@ -148,15 +141,14 @@ public final class TieringService implements AutoCloseable {
             // keeps every other engine out.
             Folders.deleteRecursively(ioTmpDir);
             Files.createDirectories(ioTmpDir);
-            connection = ReconnectingConnection.open(flussConf);
-            coordinator = FlussTieringCoordinator.of(connection);
-            tableInfos = new TableInfos(connection);
+            fluss = sharedFluss != null ? sharedFluss : FlussClient.connect(config.flussClientConfiguration());
+            coordinator = fluss.tieringCoordinator();
             lakeTables = new LakeTables(config.lakeCatalogOptions());
             // Metered, so each reader task's CPU time counts toward the round that started it.
             readerThreads = RoundMeter.metered(Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader")));
             maintenance = new MaintenanceDuty(
                     Configuration.fromMap(config.toMap()),
-                    connection.getAdmin(),
+                    fluss,
                     lakeTables,
                     ioTmpDir,
                     Executors.newFixedThreadPool(maintenanceThreads(config), ExecutorScheduler.named("lakesync-maintenance")),
@@ -180,8 +172,7 @@ public final class TieringService implements AutoCloseable {
                         new WriteWarmUp.Writers(columnarWrite, columnarWritePrimaryKey),
                         clock));
                 warmUpClient(new ClientWarmUp(
-                        connection.getAdmin(),
-                        LatestOffsets.of(connection),
+                        fluss,
                         CLIENT_WARM_UP_TABLES,
                         CLIENT_WARM_UP_REQUESTS,
                         CLIENT_WARM_UP_CONCURRENCY,
@@ -292,8 +283,7 @@ public final class TieringService implements AutoCloseable {
      */
     private RoundEnvironment roundEnvironment(Path ioTmpDir) {
         return new RoundEnvironment(
-                connection,
-                tableInfos,
+                fluss,
                 coordinator,
                 engine::coordinatorEpoch,
                 lakeTables,
@@ -322,15 +312,15 @@ public final class TieringService implements AutoCloseable {
             if (lakeTables != null) {
                 lakeTables.close();
             }
-            if (connection != null) {
-                connection.close();
+            if (fluss != null && fluss != sharedFluss) {
+                fluss.close();
             }
         } finally {
             admission = null;
             maintenance = null;
             readerThreads = null;
             lakeTables = null;
-            connection = null;
+            fluss = null;
             lock.close();
         }
     }

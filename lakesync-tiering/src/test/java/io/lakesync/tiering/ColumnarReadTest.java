@@ -102,7 +102,7 @@ class ColumnarReadTest extends TieringTestBase {
         LongSupplier clock = () -> answersLate.get() ? now.addAndGet(Duration.ofMinutes(1).toNanos()) : now.get();
         List<Long> ids = new ArrayList<>();
         RecordSink sink = (bucket, record) -> ids.add(record.getRow().getLong(0));
-        try (ArrowLogReader reader = ArrowLogReader.open(connection, table, clock)) {
+        try (ArrowLogReader reader = ArrowLogReader.open(fluss, table, clock)) {
             List<LogPosition> positions = new ArrayList<>();
             ends.forEach((bucket, end) -> {
                 LogPosition position = new LogPosition(bucket, 0, end);
@@ -160,7 +160,7 @@ class ColumnarReadTest extends TieringTestBase {
                 }
             }
         };
-        try (ArrowLogReader reader = ArrowLogReader.open(connection, table)) {
+        try (ArrowLogReader reader = ArrowLogReader.open(fluss, table)) {
             List<LogPosition> positions = new ArrayList<>();
             ends.forEach((bucket, end) -> {
                 LogPosition position = new LogPosition(bucket, 0, end);

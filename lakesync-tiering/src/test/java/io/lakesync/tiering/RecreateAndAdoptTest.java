@@ -11,6 +11,7 @@ import static io.lakesync.tiering.RecreatedTables.recreate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lakesync.fluss.RegisteredSnapshot;
 import io.lakesync.fluss.tiering.FlussTieringCoordinator;
 import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.TableAssignment;
@@ -22,7 +23,6 @@ import io.lakesync.tiering.retained.AdoptionRefusedException;
 import io.lakesync.tiering.retained.CheckpointRepair;
 import io.lakesync.tiering.retained.CheckpointRepairedException;
 import io.lakesync.tiering.retained.LakeTableAdoption;
-import io.lakesync.tiering.retained.RegisteredSnapshot;
 import io.lakesync.tiering.retained.RetainedLakeDataException;
 import io.lakesync.tiering.retained.SnapshotRegistration;
 import io.lakesync.tiering.round.RoundHooks;
@@ -115,11 +115,11 @@ class RecreateAndAdoptTest extends TieringTestBase {
                 .as("nothing of the dropped table is registered for the new one")
                 .hasCauseInstanceOf(LakeTableSnapshotNotExistException.class);
 
-        LakeTableAdoption adoption = new LakeTableAdoption(admin, coordinator, lake);
+        LakeTableAdoption adoption = new LakeTableAdoption(fluss, coordinator, lake);
         LakeTableAdoption.Adopted adopted = adoption.adopt(LOG_TABLE, false);
         assertThat(adopted.tableId()).isEqualTo(newId);
         assertThat(adopted.retainedRows()).isEqualTo(3_000L);
-        assertThat(RegisteredSnapshot.read(admin, LOG_TABLE).snapshot()).isNotNull();
+        assertThat(RegisteredSnapshot.read(fluss, LOG_TABLE).snapshot()).isNotNull();
         assertThatThrownBy(() -> adoption.adopt(LOG_TABLE, false))
                 .isInstanceOf(AdoptionRefusedException.class)
                 .hasMessageContaining("does not need adopting");
@@ -128,7 +128,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         List<Long> ids = lakeIds(LOG_TABLE);
         assertThat(ids).hasSize(3_600).doesNotHaveDuplicates();
         assertThat(ids.stream().filter(id -> id >= 10_000)).hasSize(600);
-        assertThat(RegisteredSnapshot.read(admin, LOG_TABLE).unreadable()).isFalse();
+        assertThat(RegisteredSnapshot.read(fluss, LOG_TABLE).unreadable()).isFalse();
     }
 
     @Test
@@ -145,7 +145,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         // id, its offsets file deleted with the dropped table, so every read of the checkpoint fails.
         coordinator.commitLakeSnapshot(new LakeSnapshotCommit(
                 newId, oldSnapshot.snapshotId(), oldSnapshot.offsetsPath(), Map.of(), Map.of()));
-        assertThat(RegisteredSnapshot.read(admin, PK_TABLE).unreadableReason())
+        assertThat(RegisteredSnapshot.read(fluss, PK_TABLE).unreadableReason())
                 .contains("Failed to get lake table snapshot for table: recreate.accounts");
         enableByAlter(PK_TABLE);
 
@@ -153,7 +153,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         assertThat(blocked.getMessage())
                 .contains("could not be read")
                 .contains("lakesync tables adopt recreate.accounts --keep-old-keys");
-        assertThatThrownBy(() -> new LakeTableAdoption(admin, coordinator, lake).adopt(PK_TABLE, false))
+        assertThatThrownBy(() -> new LakeTableAdoption(fluss, coordinator, lake).adopt(PK_TABLE, false))
                 .isInstanceOf(AdoptionRefusedException.class)
                 .hasMessageContaining("has a primary key")
                 .hasMessageContaining("--keep-old-keys");
@@ -166,7 +166,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
         awaitTieredFresh(PK_TABLE);
         List<Long> ids = lakeIds(PK_TABLE);
         assertThat(ids).hasSize(600).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).isBetween(10_000L, 10_599L));
-        assertThat(RegisteredSnapshot.read(admin, PK_TABLE).unreadable()).isFalse();
+        assertThat(RegisteredSnapshot.read(fluss, PK_TABLE).unreadable()).isFalse();
     }
 
     @Test
@@ -188,12 +188,12 @@ class RecreateAndAdoptTest extends TieringTestBase {
         coordinator.commitLakeSnapshot(new LakeSnapshotCommit(tableId, 1, first.offsetsPath(), Map.of(), Map.of()));
         eventually(SYNC_TIMEOUT, () -> assertThat(localPath(newest.offsetsPath())).doesNotExist());
         Files.write(localPath(newest.offsetsPath()), newestOffsets);
-        assertThat(RegisteredSnapshot.read(admin, BROKEN).unreadable()).isTrue();
+        assertThat(RegisteredSnapshot.read(fluss, BROKEN).unreadable()).isTrue();
         service = engine();
         assertThat(awaitFailure(BROKEN, FailureKind.TRANSIENT, CheckpointRepairedException.class, "again").getMessage())
                 .contains("could not be read")
                 .contains("registered the lake's own checkpoint");
-        eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(admin, BROKEN).snapshot()).isNotNull());
+        eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(fluss, BROKEN).snapshot()).isNotNull());
 
         // Every offsets file of the table deleted: the offsets are rebuilt from the lake's rows.
         TieringSnapshot registered =
@@ -233,10 +233,10 @@ class RecreateAndAdoptTest extends TieringTestBase {
         // Two rounds around a coordinator restart that both found the lake's newest snapshot missing.
         FileStoreTable lakeTable = lake.load(path);
         TieringSnapshot newest = new LakeSnapshotCommitter(lakeTable, false).latestTieringSnapshot().orElseThrow();
-        SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, newest);
-        SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, newest);
-        assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isFalse();
-        assertThat(RegisteredSnapshot.read(admin, path).snapshot().getSnapshotId()).isEqualTo(newest.snapshotId());
+        SnapshotRegistration.registerAgain(fluss, coordinator, table, lakeTable, newest);
+        SnapshotRegistration.registerAgain(fluss, coordinator, table, lakeTable, newest);
+        assertThat(RegisteredSnapshot.read(fluss, path).unreadable()).isFalse();
+        assertThat(RegisteredSnapshot.read(fluss, path).snapshot().getSnapshotId()).isEqualTo(newest.snapshotId());
 
         // What the copy guards against: Fluss 0.9.1 deletes the file of the entry it replaces, the new one's too.
         String offsetsPath = coordinator.prepareFreshLakeSnapshot(table.getTableId(), path,
@@ -244,9 +244,9 @@ class RecreateAndAdoptTest extends TieringTestBase {
         LakeSnapshotCommit sameFile =
                 new LakeSnapshotCommit(table.getTableId(), newest.snapshotId(), offsetsPath, Map.of(), Map.of());
         coordinator.commitLakeSnapshot(sameFile);
-        assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isFalse();
+        assertThat(RegisteredSnapshot.read(fluss, path).unreadable()).isFalse();
         coordinator.commitLakeSnapshot(sameFile);
-        eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(admin, path).unreadable()).isTrue());
+        eventually(SYNC_TIMEOUT, () -> assertThat(RegisteredSnapshot.read(fluss, path).unreadable()).isTrue());
         service = engine();
     }
 
@@ -280,13 +280,13 @@ class RecreateAndAdoptTest extends TieringTestBase {
         Files.write(localPath(dropped.offsetsPath()), droppedOffsets);
         coordinator.commitLakeSnapshot(
                 new LakeSnapshotCommit(newId, dropped.snapshotId(), dropped.offsetsPath(), Map.of(), Map.of()));
-        assertThat(RegisteredSnapshot.read(admin, CLICKS).snapshot()).isNotNull();
+        assertThat(RegisteredSnapshot.read(fluss, CLICKS).snapshot()).isNotNull();
         enableByAlter(CLICKS);
 
         assertThat(awaitFailure(CLICKS, FailureKind.BLOCKED, RetainedLakeDataException.class, "").getMessage())
                 .contains("The snapshot registered for it (" + dropped.snapshotId() + ") is the dropped table's")
                 .contains("lakesync tables adopt recreate.clicks");
-        new LakeTableAdoption(admin, coordinator, lake).adopt(CLICKS, false);
+        new LakeTableAdoption(fluss, coordinator, lake).adopt(CLICKS, false);
         awaitTieredFresh(CLICKS);
         List<Long> ids = lakeIds(CLICKS);
         assertThat(ids).hasSize(400).doesNotHaveDuplicates();

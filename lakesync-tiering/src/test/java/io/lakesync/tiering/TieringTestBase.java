@@ -4,6 +4,7 @@ import static io.lakesync.local.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lakesync.config.LakeSyncConfig;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.local.ClusterTest;
 import io.lakesync.local.LocalFlussCluster;
 import io.lakesync.tiering.lake.LakeTables;
@@ -54,6 +55,8 @@ public abstract class TieringTestBase {
     protected static LocalFlussCluster cluster;
     protected static Connection connection;
     protected static Admin admin;
+    /** lakesync's client over {@link #connection}. */
+    protected static FlussClient fluss;
     protected static LakeTables lake;
 
     @BeforeAll
@@ -75,6 +78,7 @@ public abstract class TieringTestBase {
         cluster = LocalFlussCluster.start(config, Map.of("kv.snapshot.interval", "1s"));
         connection = ConnectionFactory.createConnection(cluster.clientConfiguration());
         admin = connection.getAdmin();
+        fluss = FlussClient.over(connection, Duration.ofSeconds(60));
         admin.createDatabase("fluss", DatabaseDescriptor.EMPTY, true).get();
         lake = new LakeTables(cluster.lakeCatalogOptions());
     }

@@ -11,6 +11,7 @@ import io.lakesync.bench.contender.Contender;
 import io.lakesync.bench.data.TrickleWriter;
 import io.lakesync.bench.measure.LagTracker;
 import io.lakesync.config.LakeSyncOptions;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.status.ActivityBoard;
 import io.lakesync.status.ClusterObserver;
 import io.lakesync.status.TableStatusTracker;
@@ -30,8 +31,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TablePath;
@@ -246,10 +245,10 @@ public final class ScaleMain implements Callable<Integer> {
     private static void refreshes(BenchCluster cluster, AtomicBoolean stop, List<Double> seconds) {
         Configuration flussConf = new Configuration();
         flussConf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), cluster.bootstrapServers());
-        try (Connection connection = ConnectionFactory.createConnection(flussConf);
+        try (FlussClient fluss = FlussClient.forCommand(flussConf, LakeSyncOptions.STATUS_CALL_TIMEOUT.defaultValue());
                 LakeTables lake = new LakeTables(cluster.lakeCatalogOptions());
                 TableStatusTracker tracker = new TableStatusTracker(
-                        new ClusterObserver(connection, lake, Clock.systemUTC()), ActivityBoard.inMemory("scale"),
+                        new ClusterObserver(fluss, lake, Clock.systemUTC()), ActivityBoard.inMemory("scale"),
                         LakeSyncOptions.STATUS_REFRESH_PARALLELISM.defaultValue(), Clock.systemUTC(), () -> true,
                         2, LakeSyncOptions.STATUS_CALL_TIMEOUT.defaultValue(), Duration.ofMinutes(10))) {
             while (!stop.get() && !Thread.currentThread().isInterrupted()) {

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.columnar;
 
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.ReconnectingConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -107,28 +108,29 @@ public final class ArrowLogReader implements AutoCloseable {
      * Fluss connection. A primary-key table's Arrow changelog carries a change type per record (the batch's
      * change-type vector), which the record views expose as the row path's records do.
      */
-    public static @Nullable String unsupportedReason(Connection connection, TableInfo tableInfo) {
+    public static @Nullable String unsupportedReason(FlussClient fluss, TableInfo tableInfo) {
         if (tableInfo.getTableConfig().getLogFormat() != LogFormat.ARROW) {
             return "log format " + tableInfo.getTableConfig().getLogFormat() + " (only ARROW is read columnar)";
         }
-        if (!(flussConnection(connection) instanceof FlussConnection)) {
+        Connection connection = flussConnection(fluss);
+        if (!(connection instanceof FlussConnection)) {
             return "the Fluss connection is a " + connection.getClass().getSimpleName();
         }
         return null;
     }
 
     /** A reader for the table; call only when {@link #unsupportedReason} is null. */
-    public static ArrowLogReader open(Connection connection, TableInfo tableInfo) {
-        return open(connection, tableInfo, System::nanoTime);
+    public static ArrowLogReader open(FlussClient fluss, TableInfo tableInfo) {
+        return open(fluss, tableInfo, System::nanoTime);
     }
 
-    /** {@link #open(Connection, TableInfo)} with the clock, in nanoseconds, that times the fetches' answers. */
-    public static ArrowLogReader open(Connection connection, TableInfo tableInfo, LongSupplier nanoClock) {
-        return new ArrowLogReader((FlussConnection) flussConnection(connection), tableInfo, nanoClock);
+    /** {@link #open(FlussClient, TableInfo)} with the clock, in nanoseconds, that times the fetches' answers. */
+    public static ArrowLogReader open(FlussClient fluss, TableInfo tableInfo, LongSupplier nanoClock) {
+        return new ArrowLogReader((FlussConnection) flussConnection(fluss), tableInfo, nanoClock);
     }
 
-    private static Connection flussConnection(Connection connection) {
-        return ReconnectingConnection.currentOf(connection);
+    private static Connection flussConnection(FlussClient fluss) {
+        return ReconnectingConnection.currentOf(fluss.connectionForArrowReads());
     }
 
     /** Reads the position's bucket from now on; the position shows its progress. */

@@ -2,8 +2,9 @@ package io.lakesync.tiering.maintenance;
 
 import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.errors.ErrorMessages;
-import io.lakesync.tiering.TieringListener;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundResult;
@@ -13,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -21,7 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
@@ -55,10 +54,9 @@ import org.slf4j.LoggerFactory;
 public final class MaintenanceDuty implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MaintenanceDuty.class);
-    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     private final Configuration defaults;
-    private final Admin admin;
+    private final FlussClient fluss;
     private final LakeTables lakeTables;
     private final Path ioTmpDir;
     private final ExecutorService executor;
@@ -67,13 +65,13 @@ public final class MaintenanceDuty implements AutoCloseable {
 
     public MaintenanceDuty(
             Configuration defaults,
-            Admin admin,
+            FlussClient fluss,
             LakeTables lakeTables,
             Path ioTmpDir,
             ExecutorService executor,
             Clock clock) {
         this.defaults = defaults;
-        this.admin = admin;
+        this.fluss = fluss;
         this.lakeTables = lakeTables;
         this.ioTmpDir = ioTmpDir;
         this.executor = executor;
@@ -136,7 +134,7 @@ public final class MaintenanceDuty implements AutoCloseable {
         Duration interval = defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL);
         MaintenanceReport report;
         try {
-            TableInfo info = admin.getTableInfo(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            TableInfo info = fluss.tableInfo(path).get();
             if (info.getTableId() != assignment.tableId()) {
                 return;
             }
@@ -194,9 +192,8 @@ public final class MaintenanceDuty implements AutoCloseable {
     /** The oldest of the coordinator's latest and readable lake snapshots of the table; empty if it has none. */
     private OptionalLong lakeSnapshot(TablePath path) throws Exception {
         try {
-            LakeSnapshot latest = admin.getLatestLakeSnapshot(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            LakeSnapshot readable =
-                    admin.getReadableLakeSnapshot(path).get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            LakeSnapshot latest = fluss.latestLakeSnapshot(path).get();
+            LakeSnapshot readable = fluss.readableLakeSnapshot(path).get();
             return OptionalLong.of(Math.min(latest.getSnapshotId(), readable.getSnapshotId()));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {

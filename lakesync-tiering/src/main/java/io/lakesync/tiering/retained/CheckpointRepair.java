@@ -1,12 +1,13 @@
 package io.lakesync.tiering.retained;
 
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.RegisteredSnapshot;
 import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.io.FileNotFoundException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -32,11 +33,11 @@ public final class CheckpointRepair {
 
     private static final Logger LOG = LoggerFactory.getLogger(CheckpointRepair.class);
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final TieringCoordinator coordinator;
 
-    public CheckpointRepair(Admin admin, TieringCoordinator coordinator) {
-        this.admin = admin;
+    public CheckpointRepair(FlussClient fluss, TieringCoordinator coordinator) {
+        this.fluss = fluss;
         this.coordinator = coordinator;
     }
 
@@ -59,8 +60,8 @@ public final class CheckpointRepair {
                     + ") now starts the table from the beginning.";
         } else {
             TieringSnapshot own = lakeLatest.get();
-            SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, own);
-            if (RegisteredSnapshot.read(admin, path).snapshot() != null) {
+            SnapshotRegistration.registerAgain(fluss, coordinator, table, lakeTable, own);
+            if (RegisteredSnapshot.read(fluss, path).snapshot() != null) {
                 done = "registered the lake's own checkpoint (Paimon snapshot " + own.snapshotId() + ") again.";
             } else {
                 Map<TableBucket, Long> offsets = LakeOffsetsRecovery.recover(table, lakeTable);

@@ -1,5 +1,6 @@
 package io.lakesync.tiering.retained;
 
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTables;
@@ -7,7 +8,6 @@ import io.lakesync.tiering.lake.TieringSnapshot;
 import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.Snapshot;
@@ -26,21 +26,21 @@ public final class LakeTableAdoption {
     /** What was adopted: the table, its id, the checkpoint's Paimon snapshot and the rows kept. */
     public record Adopted(String table, long tableId, long lakeSnapshotId, @Nullable Long retainedRows) {}
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final TieringCoordinator coordinator;
     private final LakeTables lakeTables;
 
-    public LakeTableAdoption(Admin admin, TieringCoordinator coordinator, LakeTables lakeTables) {
-        this.admin = admin;
+    public LakeTableAdoption(FlussClient fluss, TieringCoordinator coordinator, LakeTables lakeTables) {
+        this.fluss = fluss;
         this.coordinator = coordinator;
         this.lakeTables = lakeTables;
     }
 
     public Adopted adopt(TablePath path, boolean keepOldKeys) throws Exception {
-        if (!admin.tableExists(path).get()) {
+        if (!fluss.tableExists(path).get()) {
             throw new AdoptionRefusedException("There is no Fluss table " + path + ".");
         }
-        TableInfo table = admin.getTableInfo(path).get();
+        TableInfo table = fluss.tableInfo(path).get();
         FileStoreTable lakeTable;
         try {
             lakeTable = lakeTables.load(path);

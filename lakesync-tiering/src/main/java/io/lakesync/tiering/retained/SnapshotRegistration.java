@@ -1,6 +1,8 @@
 package io.lakesync.tiering.retained;
 
 import io.lakesync.errors.ErrorMessages;
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.RegisteredSnapshot;
 import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.OffsetsFiles;
 import io.lakesync.fluss.tiering.TieringCoordinator;
@@ -8,7 +10,6 @@ import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.paimon.table.FileStoreTable;
@@ -39,7 +40,7 @@ public final class SnapshotRegistration {
      * is gone while the coordinator already holds the snapshot (or a newer one) readably: another registration of
      * it won, and its file went with the entry that registration replaced.
      */
-    public static void registerAgain(Admin admin, TieringCoordinator coordinator, TableInfo table,
+    public static void registerAgain(FlussClient fluss, TieringCoordinator coordinator, TableInfo table,
             FileStoreTable lakeTable, TieringSnapshot snapshot) throws Exception {
         String offsetsPath = snapshot.offsetsPath();
         Optional<Map<TableBucket, Long>> offsets;
@@ -52,7 +53,7 @@ public final class SnapshotRegistration {
         }
         if (offsets != null && offsets.isPresent()) {
             offsetsPath = coordinator.prepareFreshLakeSnapshot(table.getTableId(), table.getTablePath(), offsets.get());
-        } else if (offsets != null && alreadyHeld(admin, table, snapshot)) {
+        } else if (offsets != null && alreadyHeld(fluss, table, snapshot)) {
             LOG.info("Table {}: Paimon snapshot {} is registered with the coordinator meanwhile",
                     table.getTablePath(), snapshot.snapshotId());
             return;
@@ -61,8 +62,8 @@ public final class SnapshotRegistration {
                 Map.of(), Map.of(), LakeReadability.readable(lakeTable, snapshot.snapshotId())));
     }
 
-    private static boolean alreadyHeld(Admin admin, TableInfo table, TieringSnapshot snapshot) throws Exception {
-        RegisteredSnapshot now = RegisteredSnapshot.read(admin, table.getTablePath());
+    private static boolean alreadyHeld(FlussClient fluss, TableInfo table, TieringSnapshot snapshot) throws Exception {
+        RegisteredSnapshot now = RegisteredSnapshot.read(fluss, table.getTablePath());
         return !now.unreadable() && now.snapshot() != null && now.snapshot().getSnapshotId() >= snapshot.snapshotId();
     }
 }

@@ -1,5 +1,9 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.LogRows;
+import io.lakesync.fluss.TableReads;
+import io.lakesync.fluss.UndecodableRecordException;
 import io.lakesync.tiering.columnar.AppendRangeSink;
 import io.lakesync.tiering.columnar.ArrowAppendRange;
 import io.lakesync.tiering.columnar.ArrowLogReader;
@@ -12,28 +16,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.scanner.ScanRecord;
-import org.apache.fluss.client.table.scanner.batch.BatchScanner;
-import org.apache.fluss.client.table.scanner.log.LogScanner;
-import org.apache.fluss.client.table.scanner.log.ScanRecords;
-import org.apache.fluss.exception.FetchException;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.record.LogRecord;
-import org.apache.fluss.row.InternalRow;
-import org.apache.fluss.types.DataField;
-import org.apache.fluss.types.DataTypeRoot;
-import org.apache.fluss.utils.CloseableIterator;
 import org.apache.paimon.table.sink.CommitMessage;
 
 /**
  * Reads a group of buckets of one table from Fluss and writes them into one {@link LakeWriter}: KV
  * snapshots first, then the log of every bucket. The log (a primary-key table's changelog too) goes through
  * the columnar reader ({@link ArrowLogReader}: Arrow batches, no row copied per record) when
- * {@code columnarConnection} is given;
+ * {@code columnarClient} is given;
  * what it hands back (remote segments, errors it does not cover), and every other log, goes through one log
  * scanner from where the columnar reader stopped. Both fetch ahead while records are written. Reading stops per bucket at its planned end offset; at the round's
  * deadline, or when no record has arrived for the idle timeout (Fluss 0.9.1 can leave a range that ends in
@@ -47,17 +39,10 @@ import org.apache.paimon.table.sink.CommitMessage;
 final class BucketGroupReader {
 
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
-    /** How the Fluss 0.9.1 client reports a record it failed to decode (CompletedFetch#fetchRecords). */
-    private static final String DECODE_FAILURE = "Received exception when fetching the next record from ";
-    /** Fluss's Arrow column vectors (by name) whose decoding fails on some values, and the column type they read. */
-    private static final Map<String, DataTypeRoot> ARROW_VECTORS = Map.of(
-            "ArrowTimestampNtzColumnVector", DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE,
-            "ArrowTimestampLtzColumnVector", DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
-            "ArrowDecimalColumnVector", DataTypeRoot.DECIMAL);
 
-    private final Table table;
+    private final TableReads table;
     private final RowPathSchemaCheck rowPathCheck;
-    private final @Nullable Connection columnarConnection;
+    private final @Nullable FlussClient columnarClient;
     private final LakeWriter writer;
     private final RoundControl control;
     private final Map<TableBucket, Cursor> cursors = new LinkedHashMap<>();
@@ -67,18 +52,18 @@ final class BucketGroupReader {
 
     /**
      * {@code table}: the table in the schema the round reads with; {@code rowPathCheck}: run before the row path
-     * reads with it; {@code columnarConnection}: read the log columnar through it, or null for the row path only.
+     * reads with it; {@code columnarClient}: read the log columnar through it, or null for the row path only.
      */
     BucketGroupReader(
-            Table table,
+            TableReads table,
             RowPathSchemaCheck rowPathCheck,
-            @Nullable Connection columnarConnection,
+            @Nullable FlussClient columnarClient,
             LakeWriter writer,
             List<BucketRange> ranges,
             RoundControl control) {
         this.table = table;
         this.rowPathCheck = rowPathCheck;
-        this.columnarConnection = columnarConnection;
+        this.columnarClient = columnarClient;
         this.writer = writer;
         this.control = control;
         ranges.forEach(r -> cursors.put(r.bucket(), new Cursor(r)));
@@ -107,18 +92,10 @@ final class BucketGroupReader {
     private void loadSnapshot(Cursor cursor) throws Exception {
         rowPathCheck.check();
         TableBucket bucket = cursor.range.bucket();
-        try (BatchScanner scanner = table.newScan().createBatchScanner(bucket, cursor.range.kvSnapshotId())) {
-            CloseableIterator<InternalRow> batch;
-            while ((batch = scanner.pollBatch(Duration.ofSeconds(1))) != null) {
-                try (CloseableIterator<InternalRow> rows = batch) {
-                    while (rows.hasNext()) {
-                        writer.write(bucket, new ScanRecord(rows.next()));
-                        cursor.records++;
-                    }
-                }
-                control.throwIfCancelled();
-            }
-        }
+        table.readKvSnapshot(bucket, cursor.range.kvSnapshotId(), record -> {
+            writer.write(bucket, record);
+            cursor.records++;
+        }, control::throwIfCancelled);
         cursor.tieredEnd = cursor.range.logStartOffset();
     }
 
@@ -129,21 +106,16 @@ final class BucketGroupReader {
                 open.add(cursor);
             }
         }
-        if (!open.isEmpty() && columnarConnection != null) {
+        if (!open.isEmpty() && columnarClient != null) {
             open = readColumnar(open);
         }
         if (open.isEmpty()) {
             return;
         }
         rowPathCheck.check();
-        try (LogScanner scanner = table.newScan().createLogScanner()) {
+        try (LogRows log = table.openLog()) {
             for (Cursor cursor : open) {
-                TableBucket bucket = cursor.range.bucket();
-                if (bucket.getPartitionId() == null) {
-                    scanner.subscribe(bucket.getBucket(), cursor.rowReadStart());
-                } else {
-                    scanner.subscribe(bucket.getPartitionId(), bucket.getBucket(), cursor.rowReadStart());
-                }
+                log.subscribe(cursor.range.bucket(), cursor.rowReadStart());
             }
             int remaining = open.size();
             Instant lastRecordAt = control.clock().instant();
@@ -153,15 +125,14 @@ final class BucketGroupReader {
                     forceFinished = true;
                     return;
                 }
-                ScanRecords records;
+                Map<TableBucket, List<? extends LogRecord>> records;
                 try {
-                    records = scanner.poll(POLL_TIMEOUT);
-                } catch (FetchException e) {
-                    Cursor failed = decodeFailureOf(e, open);
+                    records = log.poll(POLL_TIMEOUT);
+                } catch (UndecodableRecordException e) {
+                    Cursor failed = cursors.get(e.bucket());
                     failed.unreadable = unreadable(failed, e);
                     failed.done = true;
                     remaining--;
-                    unsubscribe(scanner, failed.range.bucket());
                     continue;
                 }
                 if (records.isEmpty()) {
@@ -171,14 +142,14 @@ final class BucketGroupReader {
                     continue;
                 }
                 lastRecordAt = control.clock().instant();
-                for (TableBucket bucket : records.buckets()) {
-                    Cursor cursor = cursors.get(bucket);
+                for (Map.Entry<TableBucket, List<? extends LogRecord>> bucket : records.entrySet()) {
+                    Cursor cursor = cursors.get(bucket.getKey());
                     if (cursor == null || cursor.done) {
                         continue;
                     }
-                    if (consume(cursor, records.records(bucket))) {
+                    if (consume(cursor, bucket.getValue())) {
                         remaining--;
-                        unsubscribe(scanner, bucket);
+                        log.unsubscribe(bucket.getKey());
                     }
                 }
             }
@@ -190,7 +161,7 @@ final class BucketGroupReader {
      * left to the row reader (none when the deadline or the idle timeout ended the read).
      */
     private List<Cursor> readColumnar(List<Cursor> open) throws Exception {
-        try (ArrowLogReader reader = ArrowLogReader.open(columnarConnection, table.getTableInfo())) {
+        try (ArrowLogReader reader = ArrowLogReader.open(columnarClient, table.info())) {
             for (Cursor cursor : open) {
                 long start = cursor.range.logStartOffset() == BucketRange.EARLIEST ? 0 : cursor.range.logStartOffset();
                 cursor.columnar = new LogPosition(cursor.range.bucket(), start, cursor.range.endOffset());
@@ -280,8 +251,8 @@ final class BucketGroupReader {
     }
 
     /** Writes the records below the cursor's end offset; returns true once the end offset is reached. */
-    private boolean consume(Cursor cursor, List<ScanRecord> batch) throws Exception {
-        for (ScanRecord record : batch) {
+    private boolean consume(Cursor cursor, List<? extends LogRecord> batch) throws Exception {
+        for (LogRecord record : batch) {
             if (record.logOffset() >= cursor.range.endOffset()) {
                 cursor.done = true;
                 break;
@@ -313,7 +284,7 @@ final class BucketGroupReader {
             return e;
         }
         return BadRecordException.of(
-                table.getTableInfo().getTablePath(),
+                table.info().getTablePath(),
                 bucketName(cursor.range) + " at " + offsets,
                 List.of(),
                 e,
@@ -331,60 +302,22 @@ final class BucketGroupReader {
         return false;
     }
 
-    /** The bucket whose record the client failed to decode; any other fetch failure is rethrown. */
-    private static Cursor decodeFailureOf(FetchException e, List<Cursor> open) {
-        String message = e.getMessage();
-        if (message != null && message.startsWith(DECODE_FAILURE)) {
-            for (Cursor cursor : open) {
-                if (!cursor.done && message.startsWith(DECODE_FAILURE + cursor.range.bucket() + ".")) {
-                    return cursor;
-                }
-            }
-        }
-        throw e;
-    }
-
-    private BadRecordException unreadable(Cursor cursor, FetchException e) {
+    private BadRecordException unreadable(Cursor cursor, UndecodableRecordException e) {
         long next = cursor.tieredEnd != Cursor.NONE ? cursor.tieredEnd : cursor.range.logStartOffset();
         String offset = next == BucketRange.EARLIEST ? "from the start of its log" : "at or after offset " + next;
         return BadRecordException.of(
-                table.getTableInfo().getTablePath(),
+                table.info().getTablePath(),
                 bucketName(cursor.range) + " " + offset,
-                suspectColumns(e),
-                e,
+                e.suspectColumns(),
+                e.getCause(),
                 "The Fluss client cannot decode this record (Fluss 0.9.1 fails, for one, on TIMESTAMP values before "
                         + "1970 with sub-millisecond digits). The bucket's sync stays before it while the table's "
                         + "other buckets keep syncing; a Fluss client that reads the value is needed to tier it.");
     }
 
-    /** The table's columns of the type whose Arrow decoding failed, as far as the stack trace tells. */
-    private List<String> suspectColumns(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            for (StackTraceElement frame : cause.getStackTrace()) {
-                String vector = frame.getClassName().substring(frame.getClassName().lastIndexOf('.') + 1);
-                Optional<DataTypeRoot> type = Optional.ofNullable(ARROW_VECTORS.get(vector));
-                if (type.isPresent()) {
-                    return table.getTableInfo().getRowType().getFields().stream()
-                            .filter(f -> f.getType().getTypeRoot() == type.get())
-                            .map(DataField::getName)
-                            .toList();
-                }
-            }
-        }
-        return List.of();
-    }
-
     private static String bucketName(BucketRange range) {
         return (range.partitionName() == null ? "" : "partition '" + range.partitionName() + "', ")
                 + "bucket " + range.bucket().getBucket();
-    }
-
-    private static void unsubscribe(LogScanner scanner, TableBucket bucket) {
-        if (bucket.getPartitionId() == null) {
-            scanner.unsubscribe(bucket.getBucket());
-        } else {
-            scanner.unsubscribe(bucket.getPartitionId(), bucket.getBucket());
-        }
     }
 
     /**

@@ -1,15 +1,15 @@
 package io.lakesync.tiering.round;
 
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.RegisteredSnapshot;
 import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.TieringSnapshot;
 import io.lakesync.tiering.retained.CheckpointRepair;
-import io.lakesync.tiering.retained.RegisteredSnapshot;
 import io.lakesync.tiering.retained.RetainedLakeDataException;
 import io.lakesync.tiering.retained.SnapshotRegistration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -38,11 +38,11 @@ public final class LakeSnapshotReconciler {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeSnapshotReconciler.class);
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final TieringCoordinator coordinator;
 
-    public LakeSnapshotReconciler(Admin admin, TieringCoordinator coordinator) {
-        this.admin = admin;
+    public LakeSnapshotReconciler(FlussClient fluss, TieringCoordinator coordinator) {
+        this.fluss = fluss;
         this.coordinator = coordinator;
     }
 
@@ -60,7 +60,7 @@ public final class LakeSnapshotReconciler {
             throws Exception {
         TablePath path = table.getTablePath();
         long tableId = table.getTableId();
-        CheckpointRepair repair = new CheckpointRepair(admin, coordinator);
+        CheckpointRepair repair = new CheckpointRepair(fluss, coordinator);
         RegisteredSnapshot registered = RegisteredSnapshot.of(registeredRequest);
         if (registered.unreadable()) {
             throw repair.repair(table, lakeTable, lakeLatest, registered.unreadableReason());
@@ -87,8 +87,8 @@ public final class LakeSnapshotReconciler {
         }
         LOG.info("Table {}: Paimon snapshot {} is not registered with the coordinator (known: {}); registering it",
                 path, missing.snapshotId(), known == null ? "none" : known.getSnapshotId());
-        SnapshotRegistration.registerAgain(admin, coordinator, table, lakeTable, missing);
-        registered = RegisteredSnapshot.read(admin, path);
+        SnapshotRegistration.registerAgain(fluss, coordinator, table, lakeTable, missing);
+        registered = RegisteredSnapshot.read(fluss, path);
         if (registered.unreadable()) {
             throw repair.repair(table, lakeTable, lakeLatest, registered.unreadableReason());
         }

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.fluss.Deadline;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeReadability;
@@ -9,7 +9,6 @@ import io.lakesync.tiering.lake.TieringSnapshot;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.TableInfo;
@@ -40,11 +39,11 @@ final class ReadableSnapshotCatchUp {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReadableSnapshotCatchUp.class);
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final TieringCoordinator coordinator;
 
-    ReadableSnapshotCatchUp(Admin admin, TieringCoordinator coordinator) {
-        this.admin = admin;
+    ReadableSnapshotCatchUp(FlussClient fluss, TieringCoordinator coordinator) {
+        this.fluss = fluss;
         this.coordinator = coordinator;
     }
 
@@ -75,14 +74,12 @@ final class ReadableSnapshotCatchUp {
                 new LakeSnapshotCommit(table.getTableId(), newest, offsetsPath, Map.of(), Map.of(), true));
         LOG.info("Table {}: compacted Paimon snapshot {} registered as readable at the offsets of lake snapshot {}",
                 table.getTablePath(), newest, tieredId);
-        return Deadline.in(Deadline.ROUND_REQUEST).await(
-                admin.getLatestLakeSnapshot(table.getTablePath()), "the latest lake snapshot of " + table.getTablePath());
+        return fluss.latestLakeSnapshot(table.getTablePath()).get();
     }
 
     private long readableId(TableInfo table) throws Exception {
         try {
-            return Deadline.in(Deadline.ROUND_REQUEST).await(admin.getReadableLakeSnapshot(table.getTablePath()),
-                    "the readable lake snapshot of " + table.getTablePath()).getSnapshotId();
+            return fluss.readableLakeSnapshot(table.getTablePath()).get().getSnapshotId();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
                 return -1;

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.fluss.TableInfos;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.tiering.TieringCoordinator;
 import io.lakesync.tiering.lake.LakeTables;
 import java.nio.file.Path;
@@ -8,12 +8,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.function.IntSupplier;
-import org.apache.fluss.client.Connection;
 
-/** What every round of one service shares: connections, the lake catalog, threads and settings. */
+/** What every round of one service shares: the Fluss client, the lake catalog, threads and settings. */
 public record RoundEnvironment(
-        Connection connection,
-        TableInfos tableInfos,
+        FlussClient fluss,
         TieringCoordinator coordinator,
         IntSupplier coordinatorEpoch,
         LakeTables lakeTables,

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.fluss.LatestOffsets;
+import io.lakesync.fluss.FlussClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +9,6 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
@@ -25,13 +23,10 @@ import org.apache.fluss.metadata.TablePath;
  */
 public final class RoundPlanner {
 
-    private final Admin admin;
-    /** The high watermarks' source, or null to ask {@link Admin#listOffsets} (a connection that is not Fluss's). */
-    private final @Nullable LatestOffsets latestOffsets;
+    private final FlussClient fluss;
 
-    public RoundPlanner(Admin admin, @Nullable LatestOffsets latestOffsets) {
-        this.admin = admin;
-        this.latestOffsets = latestOffsets;
+    public RoundPlanner(FlussClient fluss) {
+        this.fluss = fluss;
     }
 
     /**
@@ -55,14 +50,14 @@ public final class RoundPlanner {
         List<Integer> buckets = IntStream.range(0, table.getNumBuckets()).boxed().collect(Collectors.toList());
         List<PartitionEnds> ends = new ArrayList<>();
         if (table.isPartitioned()) {
-            for (PartitionInfo partition : admin.listPartitionInfos(table.getTablePath()).get()) {
+            for (PartitionInfo partition : fluss.partitions(table.getTablePath()).get()) {
                 ends.add(new PartitionEnds(
                         partition.getPartitionId(),
                         partition.getPartitionName(),
-                        latestOffsets(table, partition, buckets)));
+                        fluss.highWatermarks(table, partition, buckets)));
             }
         } else {
-            ends.add(new PartitionEnds(null, null, latestOffsets(table, null, buckets)));
+            ends.add(new PartitionEnds(null, null, fluss.highWatermarks(table, null, buckets)));
         }
         return ends;
     }
@@ -73,10 +68,7 @@ public final class RoundPlanner {
      * Empty otherwise, or without a Fluss connection; {@link #fits} tells whether they are the table's.
      */
     public Optional<List<PartitionEnds>> endOffsetsBeforeInfo(TablePath path, long tableId) throws Exception {
-        if (latestOffsets == null) {
-            return Optional.empty();
-        }
-        return latestOffsets.unpartitionedHighWatermarks(path, tableId)
+        return fluss.unpartitionedHighWatermarks(path, tableId)
                 .map(ends -> List.of(new PartitionEnds(null, null, ends)));
     }
 
@@ -87,20 +79,6 @@ public final class RoundPlanner {
                 && ends.get(0).partitionId() == null
                 && ends.get(0).ends().keySet().equals(
                         IntStream.range(0, table.getNumBuckets()).boxed().collect(Collectors.toSet()));
-    }
-
-    private Map<Integer, Long> latestOffsets(TableInfo table, @Nullable PartitionInfo partition, List<Integer> buckets)
-            throws Exception {
-        if (latestOffsets != null) {
-            return latestOffsets.highWatermarks(
-                    table.getTablePath(), table.getTableId(), partition == null ? null : partition.getPartitionId(), buckets);
-        }
-        return (partition == null
-                        ? admin.listOffsets(table.getTablePath(), buckets, new OffsetSpec.LatestSpec())
-                        : admin.listOffsets(
-                                table.getTablePath(), partition.getPartitionName(), buckets, new OffsetSpec.LatestSpec()))
-                .all()
-                .get();
     }
 
     /** The high watermarks of one partition's buckets (partition id and name null for a table without partitions). */
@@ -130,10 +108,7 @@ public final class RoundPlanner {
             }
             if (table.hasPrimaryKey()) {
                 if (kvSnapshots == null) {
-                    kvSnapshots =
-                            partitionName == null
-                                    ? admin.getLatestKvSnapshots(table.getTablePath()).get()
-                                    : admin.getLatestKvSnapshots(table.getTablePath(), partitionName).get();
+                    kvSnapshots = fluss.latestKvSnapshots(table.getTablePath(), partitionName).get();
                 }
                 OptionalLong snapshotId = kvSnapshots.getSnapshotId(bucket.getBucket());
                 OptionalLong snapshotLogOffset = kvSnapshots.getLogOffset(bucket.getBucket());

@@ -1,13 +1,13 @@
 package io.lakesync.tiering.round;
 
-import io.lakesync.fluss.LatestOffsets;
-import io.lakesync.tiering.columnar.ArrowLogReader;
-import io.lakesync.tiering.columnar.write.ColumnarWriters;
-import io.lakesync.fluss.ReconnectingConnection;
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.TableReads;
 import io.lakesync.fluss.tiering.HeartbeatRequest;
 import io.lakesync.fluss.tiering.HeartbeatResponse;
 import io.lakesync.fluss.tiering.LakeSnapshotCommit;
 import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.tiering.columnar.ArrowLogReader;
+import io.lakesync.tiering.columnar.write.ColumnarWriters;
 import io.lakesync.tiering.lake.LakeCommitOutcome;
 import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
@@ -28,19 +28,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
-import org.apache.fluss.client.table.FlussTable;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.fs.FsPath;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
-import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.io.DataIncrement;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.slf4j.Logger;
@@ -103,14 +99,12 @@ public final class TableRound {
     private final TableAssignment assignment;
     private final RoundEnvironment env;
     private final RoundControl control;
-    private final Admin admin;
     private final RoundPhases phases;
 
     public TableRound(TableAssignment assignment, RoundEnvironment env, RoundControl control) {
         this.assignment = assignment;
         this.env = env;
         this.control = control;
-        this.admin = env.connection().getAdmin();
         this.phases = new RoundPhases(env.clock());
     }
 
@@ -131,8 +125,8 @@ public final class TableRound {
     private RoundResult runOnce(Instant startedAt) throws Exception {
         // The coordinator's checkpoint is asked for with the table's info, not after it: one round trip less.
         CompletableFuture<TableInfo> infoRequest = tableInfoNow();
-        CompletableFuture<LakeSnapshot> registeredRequest = admin.getLatestLakeSnapshot(assignment.tablePath());
-        RoundPlanner planner = new RoundPlanner(admin, LatestOffsets.of(env.connection()));
+        CompletableFuture<LakeSnapshot> registeredRequest = env.fluss().latestLakeSnapshot(assignment.tablePath());
+        RoundPlanner planner = new RoundPlanner(env.fluss());
         // A table without partitions has its high watermarks asked for with its info: its buckets come with the
         // client's metadata.
         CompletableFuture<Optional<List<RoundPlanner.PartitionEnds>>> endsBeforeInfo =
@@ -151,8 +145,8 @@ public final class TableRound {
                 .thenCompose(request -> request);
         // The table the round reads with (see openTable): the start's when the columnar reader reads the log, as
         // it sees each batch's schema; else asked for again as soon as the high watermarks are in.
-        Connection columnarConnection = columnarConnection(tableInfo);
-        CompletableFuture<TableInfo> readInfoRequest = columnarConnection != null
+        FlussClient columnarClient = columnarClient(tableInfo);
+        CompletableFuture<TableInfo> readInfoRequest = columnarClient != null
                 ? CompletableFuture.completedFuture(tableInfo)
                 : ends.thenCompose(planned -> tableInfoNow());
         FileStoreTable lakeTable = env.lakeTables().load(assignment.tablePath());
@@ -161,10 +155,10 @@ public final class TableRound {
         phases.ended("lake load");
 
         Optional<TieringSnapshot> lakeBase = committer.latestTieringSnapshot();
-        LakeSnapshot known = new LakeSnapshotReconciler(admin, env.coordinator())
+        LakeSnapshot known = new LakeSnapshotReconciler(env.fluss(), env.coordinator())
                 .reconcile(tableInfo, lakeTable, lakeBase, registeredRequest);
         if (known != null && LakeReadability.compactsInRound(lakeTable)) {
-            known = new ReadableSnapshotCatchUp(admin, env.coordinator())
+            known = new ReadableSnapshotCatchUp(env.fluss(), env.coordinator())
                     .catchUp(tableInfo, lakeTable, committer, known, lakeBase);
         }
         phases.ended("reconcile");
@@ -177,17 +171,17 @@ public final class TableRound {
         }
 
         WriteOutcome written;
-        try (Table table = openTable(readInfoRequest)) {
-            FileStoreTable writeTable = checkedLakeTable(table.getTableInfo(), tableInfo.getSchemaId(), lakeTable);
+        try (TableReads table = openTable(readInfoRequest)) {
+            FileStoreTable writeTable = checkedLakeTable(table.info(), tableInfo.getSchemaId(), lakeTable);
             control.startReading();
             boolean autoCompaction = tableInfo.getTableConfig().isDataLakeAutoCompaction()
                     || LakeReadability.compactsInRound(writeTable);
             phases.ended("open");
-            RowPathSchemaCheck rowPathCheck = columnarConnection == null
+            RowPathSchemaCheck rowPathCheck = columnarClient == null
                     ? RowPathSchemaCheck.NONE
                     : new RowPathSchemaCheck(
                             () -> currentTableInfo(tableInfoNow()), tableInfo.getSchemaId());
-            written = readAndWrite(table, rowPathCheck, columnarConnection, autoCompaction, writeTable, ranges, committer);
+            written = readAndWrite(table, rowPathCheck, columnarClient, autoCompaction, writeTable, ranges, committer);
         }
         phases.ended("read+write");
         env.hooks().reached(RoundStage.DATA_WRITTEN, assignment);
@@ -294,12 +288,8 @@ public final class TableRound {
      * (The planner's offsets request made the client's metadata know the table's leaders; the readers refresh
      * it when a leader moved.)
      */
-    private Table openTable(CompletableFuture<TableInfo> readInfoRequest) throws Exception {
-        TableInfo info = currentTableInfo(readInfoRequest);
-        Connection connection = ReconnectingConnection.currentOf(env.connection());
-        return connection instanceof FlussConnection fluss
-                ? new FlussTable(fluss, assignment.tablePath(), info)
-                : connection.getTable(assignment.tablePath());
+    private TableReads openTable(CompletableFuture<TableInfo> readInfoRequest) throws Exception {
+        return env.fluss().reads(currentTableInfo(readInfoRequest));
     }
 
     /** Asks the coordinator, on a reader thread, to write the offsets file of {@code endOffsets}. */
@@ -371,7 +361,7 @@ public final class TableRound {
 
     /** The table's info as Fluss has it now, asked for. */
     private CompletableFuture<TableInfo> tableInfoNow() {
-        return env.tableInfos().get(assignment.tablePath());
+        return env.fluss().tableInfo(assignment.tablePath());
     }
 
     private TableInfo currentTableInfo(CompletableFuture<TableInfo> request) throws Exception {
@@ -385,9 +375,9 @@ public final class TableRound {
     }
 
     private WriteOutcome readAndWrite(
-            Table table,
+            TableReads table,
             RowPathSchemaCheck rowPathCheck,
-            @Nullable Connection columnarConnection,
+            @Nullable FlussClient columnarClient,
             boolean autoCompaction,
             FileStoreTable lakeTable,
             List<BucketRange> ranges,
@@ -413,7 +403,7 @@ public final class TableRound {
                         : new LakeTableWriter(lakeTable, autoCompaction, env.ioTmpDir());
                 writers.add(writer);
                 BucketGroupReader reader =
-                        new BucketGroupReader(table, rowPathCheck, columnarConnection, writer, group, groupsControl);
+                        new BucketGroupReader(table, rowPathCheck, columnarClient, writer, group, groupsControl);
                 futures.add(env.readerThreads().submit(reader::read));
             }
             Exception failure = null;
@@ -468,17 +458,17 @@ public final class TableRound {
         return true;
     }
 
-    /** The connection the columnar reader reads the table's log through, or null for the row reader. */
-    private @Nullable Connection columnarConnection(TableInfo tableInfo) {
+    /** The client the columnar reader reads the table's log through, or null for the row reader. */
+    private @Nullable FlussClient columnarClient(TableInfo tableInfo) {
         if (!env.columnarRead()) {
             return null;
         }
-        String unsupported = ArrowLogReader.unsupportedReason(env.connection(), tableInfo);
+        String unsupported = ArrowLogReader.unsupportedReason(env.fluss(), tableInfo);
         if (unsupported != null) {
             LOG.debug("{}: the row reader reads the log: {}", assignment.tablePath(), unsupported);
             return null;
         }
-        return env.connection();
+        return env.fluss();
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.lakesync.tiering.warmup;
 
-import io.lakesync.fluss.LatestOffsets;
+import io.lakesync.fluss.FlussClient;
 import io.lakesync.tiering.round.RoundPlanner;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,8 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import javax.annotation.Nullable;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 
@@ -39,7 +37,7 @@ public final class ClientWarmUp {
 
     private static final long REQUEST_TIMEOUT_SECONDS = 10;
 
-    private final Admin admin;
+    private final FlussClient fluss;
     private final RoundPlanner planner;
     private final int maxTables;
     private final int requestBudget;
@@ -47,17 +45,15 @@ public final class ClientWarmUp {
     private final Duration timeLimit;
     private final Clock clock;
 
-    /** {@code latestOffsets}: where the rounds read high watermarks from (null: the admin), see {@link RoundPlanner}. */
     public ClientWarmUp(
-            Admin admin,
-            @Nullable LatestOffsets latestOffsets,
+            FlussClient fluss,
             int maxTables,
             int requestBudget,
             int concurrency,
             Duration timeLimit,
             Clock clock) {
-        this.admin = admin;
-        this.planner = new RoundPlanner(admin, latestOffsets);
+        this.fluss = fluss;
+        this.planner = new RoundPlanner(fluss);
         this.maxTables = maxTables;
         this.requestBudget = requestBudget;
         this.concurrency = concurrency;
@@ -81,10 +77,10 @@ public final class ClientWarmUp {
             List<CompletableFuture<?>> inFlight = new ArrayList<>();
             for (int i = 0; i < concurrency && requests < requestBudget; i++, next++) {
                 TablePath table = tables.get(next % tables.size());
-                CompletableFuture<TableInfo> info = admin.getTableInfo(table);
+                CompletableFuture<TableInfo> info = fluss.tableInfo(table);
                 infos.add(info);
                 inFlight.add(info);
-                inFlight.add(admin.getLatestLakeSnapshot(table));
+                inFlight.add(fluss.latestLakeSnapshot(table));
                 requests += 2;
             }
             for (int i = 0; i < infos.size() && requests < requestBudget; i++) {
@@ -111,7 +107,7 @@ public final class ClientWarmUp {
      */
     private boolean offsetsAnswered(TableInfo info) throws InterruptedException {
         if (info.isPartitioned()) {
-            return answer(admin.listPartitionInfos(info.getTablePath())) != null;
+            return answer(fluss.partitions(info.getTablePath())) != null;
         }
         try {
             planner.endOffsets(info);
@@ -136,15 +132,15 @@ public final class ClientWarmUp {
     private Listing lakeTables(Instant giveUpAt) throws Exception {
         List<TablePath> lakeTables = new ArrayList<>();
         int looked = 0;
-        for (String database : admin.listDatabases().get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            for (String name : admin.listTables(database).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        for (String database : fluss.databases().get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            for (String name : fluss.tables(database).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 if (lakeTables.size() >= maxTables || looked >= requestBudget || !clock.instant().isBefore(giveUpAt)) {
                     return new Listing(lakeTables, looked);
                 }
                 looked++;
                 TablePath path = TablePath.of(database, name);
                 try {
-                    TableInfo info = admin.getTableInfo(path).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    TableInfo info = fluss.tableInfo(path).get(REQUEST_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     if (info.getTableConfig().isDataLakeEnabled()) {
                         lakeTables.add(path);
                     }

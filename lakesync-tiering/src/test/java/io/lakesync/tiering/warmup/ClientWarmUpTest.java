@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.tiering.TieringTestBase;
-import io.lakesync.fluss.LatestOffsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +35,7 @@ class ClientWarmUpTest extends TieringTestBase {
                 .build());
         append(log, ids(0, 10));
 
-        ClientWarmUp.Result result = new ClientWarmUp(admin, LatestOffsets.of(connection), 64, 60, 4, Duration.ofMinutes(1), FROZEN).run();
+        ClientWarmUp.Result result = new ClientWarmUp(fluss, 64, 60, 4, Duration.ofMinutes(1), FROZEN).run();
 
         assertThat(result.tables()).as("the two lake tables, not the other one").isEqualTo(2);
         // 3 tables looked at, then requests in threes (info, lake snapshot, offsets) until the budget is reached.
@@ -54,10 +53,10 @@ class ClientWarmUpTest extends TieringTestBase {
     void stopsAtItsTimeLimitAndAtTheTableCap() throws Exception {
         createTable(TablePath.of("fluss", "warm_capped"), idTable(1, "1h"));
 
-        ClientWarmUp.Result timedOut = new ClientWarmUp(admin, LatestOffsets.of(connection), 64, 1_000, 4, Duration.ZERO, FROZEN).run();
+        ClientWarmUp.Result timedOut = new ClientWarmUp(fluss, 64, 1_000, 4, Duration.ZERO, FROZEN).run();
         assertThat(timedOut.requests()).isZero();
 
-        ClientWarmUp.Result capped = new ClientWarmUp(admin, LatestOffsets.of(connection), 1, 10, 1, Duration.ofMinutes(1), FROZEN).run();
+        ClientWarmUp.Result capped = new ClientWarmUp(fluss, 1, 10, 1, Duration.ofMinutes(1), FROZEN).run();
         assertThat(capped.tables()).isEqualTo(1);
         assertThat(capped.requests()).isBetween(10, 12);
     }

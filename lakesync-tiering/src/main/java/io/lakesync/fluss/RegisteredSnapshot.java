@@ -1,9 +1,8 @@
-package io.lakesync.tiering.retained;
+package io.lakesync.fluss;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import javax.annotation.Nullable;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.exception.UnknownServerException;
@@ -18,8 +17,8 @@ public record RegisteredSnapshot(@Nullable LakeSnapshot snapshot, @Nullable Stri
 
     private static final String UNREADABLE_MESSAGE = "Failed to get lake table snapshot";
 
-    public static RegisteredSnapshot read(Admin admin, TablePath tablePath) throws Exception {
-        return of(admin.getLatestLakeSnapshot(tablePath));
+    public static RegisteredSnapshot read(FlussClient fluss, TablePath tablePath) throws Exception {
+        return of(fluss.latestLakeSnapshot(tablePath));
     }
 
     /** The answer to a {@code getLatestLakeSnapshot} request issued earlier (so it runs beside other requests). */
