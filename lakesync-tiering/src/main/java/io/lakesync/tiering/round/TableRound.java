@@ -29,7 +29,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.metadata.LakeSnapshot;
-import org.apache.fluss.client.table.Table;
 import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.fs.FsPath;
 import org.apache.fluss.metadata.TableBucket;
