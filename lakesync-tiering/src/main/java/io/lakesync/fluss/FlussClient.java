@@ -166,18 +166,20 @@ public final class FlussClient implements AutoCloseable {
         return bounded(admin.listTables(database), "the tables of database " + database);
     }
 
-    /** Every table of every database, in database order. */
+    /**
+     * Every table of every database, in database order; one database after the other, as a server stops reading a
+     * connection with many requests queued.
+     */
     public CompletableFuture<List<TablePath>> allTables() {
         return databases().thenCompose(databases -> {
-            List<CompletableFuture<List<String>>> names = databases.stream().map(this::tables).toList();
-            return CompletableFuture.allOf(names.toArray(CompletableFuture[]::new)).thenApply(done -> {
-                List<TablePath> paths = new ArrayList<>();
-                for (int i = 0; i < databases.size(); i++) {
-                    String database = databases.get(i);
-                    names.get(i).join().forEach(table -> paths.add(TablePath.of(database, table)));
-                }
-                return paths;
-            });
+            CompletableFuture<List<TablePath>> paths = CompletableFuture.completedFuture(new ArrayList<>());
+            for (String database : databases) {
+                paths = paths.thenCompose(listed -> tables(database).thenApply(names -> {
+                    names.forEach(table -> listed.add(TablePath.of(database, table)));
+                    return listed;
+                }));
+            }
+            return paths;
         });
     }
 
