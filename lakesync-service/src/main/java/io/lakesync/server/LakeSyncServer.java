@@ -150,7 +150,8 @@ public final class LakeSyncServer implements AutoCloseable {
             };
             Duration instanceTimeout = clusterInstanceTimeout(config);
             Engine engine = push(started, new Engine(config, TieringListener.all(List.of(tracker, usage, tablesTaken)),
-                    clock, claimLedger(started, state, instanceId, instanceTimeout, config), fluss));
+                    clock, claimLedger(started, state, instanceId, instanceTimeout, config),
+                    new TieringService.SharedClients(fluss, lakeTables)));
             TableSwitches tableSwitches =
                     new TableSwitches(fluss, lakeCatalog, () -> switchHolder[0].isEnabled(), state);
             ServiceSwitchControl serviceSwitch =
@@ -337,21 +338,22 @@ public final class LakeSyncServer implements AutoCloseable {
         private final TieringListener listener;
         private final Clock clock;
         private final ClaimLedger claims;
-        private final FlussClient fluss;
+        private final TieringService.SharedClients clients;
         private volatile TieringService running;
 
-        Engine(LakeSyncConfig config, TieringListener listener, Clock clock, ClaimLedger claims, FlussClient fluss) {
+        Engine(LakeSyncConfig config, TieringListener listener, Clock clock, ClaimLedger claims,
+                TieringService.SharedClients clients) {
             this.config = config;
             this.listener = listener;
             this.clock = clock;
             this.claims = claims;
-            this.fluss = fluss;
+            this.clients = clients;
         }
 
         @Override
         public synchronized void start() throws Exception {
             if (running == null) {
-                TieringService engine = new TieringService(config, listener, RoundHooks.NONE, clock, claims, fluss);
+                TieringService engine = new TieringService(config, listener, RoundHooks.NONE, clock, claims, clients);
                 engine.start();
                 running = engine;
             }

@@ -79,8 +79,11 @@ public final class TieringService implements AutoCloseable {
 
     private volatile boolean running;
     private FolderLock lock;
-    /** The process's Fluss client when it shares one with the engine, else null: the engine opens its own. */
-    private final @Nullable FlussClient sharedFluss;
+    /** The Fluss client and lake catalog of the process this engine runs in, which their owner closes. */
+    public record SharedClients(FlussClient fluss, LakeTables lake) {}
+
+    /** The process's clients when it shares them with the engine, else null: the engine opens its own. */
+    private final @Nullable SharedClients shared;
     private FlussClient fluss;
     private TieringCoordinator coordinator;
     private LakeTables lakeTables;
@@ -104,10 +107,10 @@ public final class TieringService implements AutoCloseable {
         this(config, listener, hooks, clock, claims, null);
     }
 
-    /** An engine that talks to Fluss through {@code fluss}, the process's client, which its owner closes. */
+    /** An engine that talks to Fluss and the lake through {@code shared}, the process's clients. */
     public TieringService(LakeSyncConfig config, TieringListener listener, RoundHooks hooks, Clock clock,
-            ClaimLedger claims, @Nullable FlussClient fluss) {
-        this.sharedFluss = fluss;
+            ClaimLedger claims, @Nullable SharedClients shared) {
+        this.shared = shared;
         this.config = config;
         this.claims = claims;
         this.listener = listener;
@@ -141,9 +144,9 @@ public final class TieringService implements AutoCloseable {
             // keeps every other engine out.
             Folders.deleteRecursively(ioTmpDir);
             Files.createDirectories(ioTmpDir);
-            fluss = sharedFluss != null ? sharedFluss : FlussClient.connect(config.flussClientConfiguration());
+            fluss = shared != null ? shared.fluss() : FlussClient.connect(config.flussClientConfiguration());
             coordinator = fluss.tieringCoordinator();
-            lakeTables = new LakeTables(config.lakeCatalogOptions());
+            lakeTables = shared != null ? shared.lake() : new LakeTables(config.lakeCatalogOptions());
             // Metered, so each reader task's CPU time counts toward the round that started it.
             readerThreads = RoundMeter.metered(Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader")));
             maintenance = new MaintenanceDuty(
@@ -309,10 +312,10 @@ public final class TieringService implements AutoCloseable {
             if (readerThreads != null) {
                 readerThreads.shutdownNow();
             }
-            if (lakeTables != null) {
+            if (shared == null && lakeTables != null) {
                 lakeTables.close();
             }
-            if (fluss != null && fluss != sharedFluss) {
+            if (shared == null && fluss != null) {
                 fluss.close();
             }
         } finally {
