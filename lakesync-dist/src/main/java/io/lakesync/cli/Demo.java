@@ -75,15 +75,10 @@ final class Demo implements AutoCloseable {
         out.flush();
     }
 
-    /**
-     * Creates the demo database and tables, skipping those that exist. Not {@code createTable(..., ignoreIfExists)}:
-     * Fluss 0.9.1's coordinator creates the lake table before it looks for the Fluss table, so for a lake-enabled
-     * table whose Paimon table already holds data (any restart of the demo) it fails with
-     * {@code LakeTableAlreadyExistException} although the Fluss table is there.
-     */
+    /** Creates the demo database and tables, skipping those that exist (see {@link FlussClient#createTableIfAbsent}). */
     static void createTablesIfAbsent(FlussClient fluss) throws Exception {
         fluss.createDatabase("fluss").get();
-        createIfAbsent(fluss, ORDERS, TableDescriptor.builder()
+        fluss.createTableIfAbsent(ORDERS, TableDescriptor.builder()
                 .schema(Schema.newBuilder()
                         .column("shop_id", DataTypes.BIGINT())
                         .column("user_id", DataTypes.BIGINT())
@@ -94,8 +89,8 @@ final class Demo implements AutoCloseable {
                 .distributedBy(4)
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "10s")
-                .build());
-        createIfAbsent(fluss, CLICKS, TableDescriptor.builder()
+                .build()).get();
+        fluss.createTableIfAbsent(CLICKS, TableDescriptor.builder()
                 .schema(Schema.newBuilder()
                         .column("shop_id", DataTypes.BIGINT())
                         .column("user_id", DataTypes.BIGINT())
@@ -104,13 +99,7 @@ final class Demo implements AutoCloseable {
                 .distributedBy(4, "user_id")
                 .property("table.datalake.enabled", "true")
                 .property("table.datalake.freshness", "10s")
-                .build());
-    }
-
-    private static void createIfAbsent(FlussClient fluss, TablePath path, TableDescriptor descriptor) throws Exception {
-        if (!fluss.tableExists(path).get()) {
-            fluss.createTable(path, descriptor).get();
-        }
+                .build()).get();
     }
 
     private void write(int rows) {

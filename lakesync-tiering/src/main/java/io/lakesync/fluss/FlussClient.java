@@ -309,6 +309,18 @@ public final class FlussClient implements AutoCloseable {
         return bounded(admin.createTable(path, descriptor, false), "creating table " + path);
     }
 
+    /**
+     * Creates the table unless a table of that name exists. Not {@code createTable(..., ignoreIfExists)}: Fluss
+     * 0.9.1's coordinator creates the lake table before it looks for the Fluss table, so for a lake-enabled table
+     * whose Paimon table already holds data (a restart of the demo) that fails with
+     * {@code LakeTableAlreadyExistException} although the Fluss table is there.
+     */
+    public CompletableFuture<Void> createTableIfAbsent(TablePath path, TableDescriptor descriptor) {
+        return tableExists(path).thenCompose(exists -> exists
+                ? CompletableFuture.<Void>completedFuture(null)
+                : createTable(path, descriptor));
+    }
+
     public CompletableFuture<Void> alterTable(TablePath path, List<TableChange> changes) {
         return bounded(admin.alterTable(path, changes, false), "altering table " + path);
     }
