@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
@@ -41,7 +42,6 @@ import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.rpc.messages.MetadataRequest;
-import org.apache.fluss.rpc.messages.MetadataResponse;
 import org.apache.fluss.rpc.messages.PbTableMetadata;
 
 /**
@@ -151,19 +151,20 @@ public final class FlussClient implements AutoCloseable {
     // ---- metadata ----
 
     public CompletableFuture<TableInfo> tableInfo(TablePath path) {
-        return bounded(tableInfos != null ? tableInfos.get(path) : admin.getTableInfo(path), "the table info of " + path);
+        return bounded(() -> tableInfos != null ? tableInfos.get(path) : admin.getTableInfo(path),
+                "the table info of " + path);
     }
 
     public CompletableFuture<Boolean> tableExists(TablePath path) {
-        return bounded(admin.tableExists(path), "whether " + path + " exists");
+        return bounded(() -> admin.tableExists(path), "whether " + path + " exists");
     }
 
     public CompletableFuture<List<String>> databases() {
-        return bounded(admin.listDatabases(), "the list of databases");
+        return bounded(() -> admin.listDatabases(), "the list of databases");
     }
 
     public CompletableFuture<List<String>> tables(String database) {
-        return bounded(admin.listTables(database), "the tables of database " + database);
+        return bounded(() -> admin.listTables(database), "the tables of database " + database);
     }
 
     /**
@@ -193,9 +194,8 @@ public final class FlussClient implements AutoCloseable {
         tables.forEach(path -> request.addTablePath()
                 .setDatabaseName(path.getDatabaseName())
                 .setTableName(path.getTableName()));
-        CompletableFuture<MetadataResponse> answer =
-                BucketHeads.metadataOf(connection).newCoordinatorServerClient().metadata(request);
-        return bounded(answer, "the metadata of " + tables.size() + " tables").thenApply(response -> {
+        return bounded(() -> BucketHeads.metadataOf(connection).newCoordinatorServerClient().metadata(request),
+                "the metadata of " + tables.size() + " tables").thenApply(response -> {
             Map<TablePath, TableInfo> infos = new LinkedHashMap<>();
             for (PbTableMetadata table : response.getTableMetadatasList()) {
                 TablePath path = TablePath.of(table.getTablePath().getDatabaseName(), table.getTablePath().getTableName());
@@ -208,16 +208,16 @@ public final class FlussClient implements AutoCloseable {
     }
 
     public CompletableFuture<List<PartitionInfo>> partitions(TablePath path) {
-        return bounded(admin.listPartitionInfos(path), "the partitions of " + path);
+        return bounded(() -> admin.listPartitionInfos(path), "the partitions of " + path);
     }
 
     public CompletableFuture<List<ServerNode>> serverNodes() {
-        return bounded(startedAside(admin::getServerNodes), "the list of servers");
+        return bounded(() -> startedAside(admin::getServerNodes), "the list of servers");
     }
 
     /** The cluster's configuration entries that have a value. */
     public CompletableFuture<Map<String, String>> clusterConfigs() {
-        return bounded(admin.describeClusterConfigs(), "the cluster configuration").thenApply(entries -> {
+        return bounded(() -> admin.describeClusterConfigs(), "the cluster configuration").thenApply(entries -> {
             Map<String, String> values = new TreeMap<>();
             for (ConfigEntry entry : entries) {
                 if (entry.value() != null) {
@@ -232,17 +232,17 @@ public final class FlussClient implements AutoCloseable {
 
     /** The lake snapshot the coordinator last registered for the table; fails when it holds none. */
     public CompletableFuture<LakeSnapshot> latestLakeSnapshot(TablePath path) {
-        return bounded(admin.getLatestLakeSnapshot(path), "the latest lake snapshot of " + path);
+        return bounded(() -> admin.getLatestLakeSnapshot(path), "the latest lake snapshot of " + path);
     }
 
     /** The newest lake snapshot a union read may use; fails when there is none. */
     public CompletableFuture<LakeSnapshot> readableLakeSnapshot(TablePath path) {
-        return bounded(admin.getReadableLakeSnapshot(path), "the readable lake snapshot of " + path);
+        return bounded(() -> admin.getReadableLakeSnapshot(path), "the readable lake snapshot of " + path);
     }
 
     /** The latest KV snapshots of a table, or of its partition {@code partitionName} when not null. */
     public CompletableFuture<KvSnapshots> latestKvSnapshots(TablePath path, @Nullable String partitionName) {
-        return bounded(partitionName == null
+        return bounded(() -> partitionName == null
                         ? admin.getLatestKvSnapshots(path)
                         : admin.getLatestKvSnapshots(path, partitionName),
                 "the KV snapshots of " + path);
@@ -267,7 +267,7 @@ public final class FlussClient implements AutoCloseable {
     private CompletableFuture<Map<Integer, Long>> offsets(
             TablePath path, @Nullable String partitionName, Collection<Integer> buckets, OffsetSpec spec, String which) {
         String what = "the " + which + " offsets of " + path + (partitionName == null ? "" : " partition " + partitionName);
-        return bounded(startedAside(() -> (partitionName == null
+        return bounded(() -> startedAside(() -> (partitionName == null
                         ? admin.listOffsets(path, buckets, spec)
                         : admin.listOffsets(path, partitionName, buckets, spec)).all()),
                 what);
@@ -301,12 +301,13 @@ public final class FlussClient implements AutoCloseable {
     // ---- DDL ----
 
     public CompletableFuture<Void> createDatabase(String database) {
-        return bounded(admin.createDatabase(database, DatabaseDescriptor.EMPTY, true), "creating database " + database);
+        return bounded(() -> admin.createDatabase(database, DatabaseDescriptor.EMPTY, true),
+                "creating database " + database);
     }
 
     /** Creates the table; fails when it exists. */
     public CompletableFuture<Void> createTable(TablePath path, TableDescriptor descriptor) {
-        return bounded(admin.createTable(path, descriptor, false), "creating table " + path);
+        return bounded(() -> admin.createTable(path, descriptor, false), "creating table " + path);
     }
 
     /**
@@ -322,7 +323,7 @@ public final class FlussClient implements AutoCloseable {
     }
 
     public CompletableFuture<Void> alterTable(TablePath path, List<TableChange> changes) {
-        return bounded(admin.alterTable(path, changes, false), "altering table " + path);
+        return bounded(() -> admin.alterTable(path, changes, false), "altering table " + path);
     }
 
     // ---- data ----
@@ -393,8 +394,17 @@ public final class FlussClient implements AutoCloseable {
         return connection;
     }
 
-    /** {@code call}, failed with a {@link TimeoutException} naming {@code what} when it does not answer in time. */
-    private <T> CompletableFuture<T> bounded(CompletableFuture<T> call, String what) {
+    /**
+     * The call {@code start} starts, failed with a {@link TimeoutException} naming {@code what} when it does not
+     * answer in time; a call that fails before it returns its future fails the future.
+     */
+    private <T> CompletableFuture<T> bounded(Supplier<CompletableFuture<T>> start, String what) {
+        CompletableFuture<T> call;
+        try {
+            call = start.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         CompletableFuture<T> answer = new CompletableFuture<>();
         call.whenComplete((value, failure) -> {
             if (failure != null) {

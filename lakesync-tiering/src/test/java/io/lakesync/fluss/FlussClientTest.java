@@ -16,6 +16,7 @@ import java.util.function.Function;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.ListOffsetsResult;
+import org.apache.fluss.exception.NetworkException;
 import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
@@ -55,6 +56,20 @@ class FlussClientTest {
                 .cause()
                 .isInstanceOf(TableNotExistException.class)
                 .hasMessage("Table 'db.orders' does not exist.");
+    }
+
+    @Test
+    void aCallThatFailsBeforeItReturnsItsFutureFailsTheFuture() {
+        FlussClient fluss = FlussClient.over(connection(method -> {
+            throw new NetworkException("Cannot reach the Fluss cluster at 127.0.0.1:9123.");
+        }), BUDGET);
+
+        CompletableFuture<Boolean> exists = fluss.tableExists(TABLE);
+
+        assertThatThrownBy(() -> exists.get(30, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(NetworkException.class)
+                .hasMessage("Cannot reach the Fluss cluster at 127.0.0.1:9123.");
     }
 
     @Test
