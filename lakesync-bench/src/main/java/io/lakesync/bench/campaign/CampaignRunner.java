@@ -170,7 +170,7 @@ final class CampaignRunner {
             progress.accept("Reading the lake back row by row");
             // A catalog of its own: a Paimon JDBC catalog does not renew its connections after PostgreSQL restarts.
             try (LakeTables lake = new LakeTables(cluster.lakeCatalogOptions())) {
-                checks = new LakeVerifier(lake, tables).verify(data, (table, id, problem) -> {
+                checks = new LakeVerifier(lake, tables, progress).verify(data, (table, id, problem) -> {
                     KindStats kind = windows.kindOf(id).orElse(between);
                     switch (problem) {
                         case LOST -> kind.lost++;

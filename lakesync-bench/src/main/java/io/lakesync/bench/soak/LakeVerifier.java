@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import javax.annotation.Nullable;
 import org.apache.fluss.metadata.TablePath;
@@ -20,10 +22,13 @@ public final class LakeVerifier {
 
     private final LakeTables lake;
     private final SoakTables tables;
+    private final Consumer<String> progress;
 
-    public LakeVerifier(LakeTables lake, SoakTables tables) {
+    /** {@code progress}: told of each table once it is read back, as reading millions of rows takes minutes. */
+    public LakeVerifier(LakeTables lake, SoakTables tables, Consumer<String> progress) {
         this.lake = lake;
         this.tables = tables;
+        this.progress = progress;
     }
 
     /** What was wrong with a log table's row, for a caller that wants to know when it was written. */
@@ -44,10 +49,19 @@ public final class LakeVerifier {
     /** Checks every table, telling {@code problems} of each wrong row of the log tables. */
     public List<TableCheck> verify(SoakData written, LogRowProblems problems) throws Exception {
         return List.of(
-                checkLog(tables.log(), "log", written.logRows(), written::logRow, null, problems),
-                checkPrimaryKey(written),
-                checkLog(tables.partitioned(), "log, " + written.partitions() + " partitions", written.partitionedRows(),
-                        written::partitionedRow, written::partitionOf, problems));
+                reported(() -> checkLog(tables.log(), "log", written.logRows(), written::logRow, null, problems)),
+                reported(() -> checkPrimaryKey(written)),
+                reported(() -> checkLog(tables.partitioned(), "log, " + written.partitions() + " partitions",
+                        written.partitionedRows(), written::partitionedRow, written::partitionOf, problems)));
+    }
+
+    private TableCheck reported(Callable<TableCheck> check) throws Exception {
+        long start = System.nanoTime();
+        TableCheck done = check.call();
+        progress.accept(String.format("Read back %s: %,d rows in %.0f s, %s", done.table(), done.checked(),
+                (System.nanoTime() - start) / 1e9, done.exact() ? "exact" : String.format(
+                        "%,d lost, %,d duplicated, %,d mismatched", done.lost(), done.duplicated(), done.mismatched())));
+        return done;
     }
 
     /** {@code partitionOf}: the partition each id was written into; {@code null} for an unpartitioned table. */

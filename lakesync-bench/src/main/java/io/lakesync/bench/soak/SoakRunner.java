@@ -129,7 +129,7 @@ final class SoakRunner {
                     service.close();
                 }
                 progress.accept("Reading the lake back row by row");
-                checks = new LakeVerifier(cluster.lake(), tables).verify(data);
+                checks = new LakeVerifier(cluster.lake(), tables, progress).verify(data);
             }
             Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
             return new SoakResult(settings, startedAt, took, kills, aims, positions, aimsMissed, catchUps, stalls,

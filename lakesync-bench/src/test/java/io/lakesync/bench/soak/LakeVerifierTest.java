@@ -62,8 +62,11 @@ class LakeVerifierTest {
         writePk(generatePk(300), -1);
         writePartitioned(generatePartitioned(90, 3), -1);
 
-        List<TableCheck> checks = new LakeVerifier(lake, TABLES).verify(data);
+        List<String> progress = new ArrayList<>();
+        List<TableCheck> checks = new LakeVerifier(lake, TABLES, progress::add).verify(data);
 
+        assertThat(progress).as("a line per table as it is read back").hasSize(3).allMatch(line -> line.endsWith(", exact"));
+        assertThat(progress.get(0)).startsWith("Read back " + checks.get(0).table() + ": 100 rows in ");
         assertThat(checks).hasSize(3).allSatisfy(check -> {
             assertThat(check.exact()).as(check.toString()).isTrue();
             assertThat(check.checked()).isPositive();
@@ -87,8 +90,10 @@ class LakeVerifierTest {
         List<BenchRecord> partitioned = generatePartitioned(90, 3);
         writePartitioned(partitioned, 40);
 
-        List<TableCheck> checks = new LakeVerifier(lake, TABLES).verify(data);
+        List<String> progress = new ArrayList<>();
+        List<TableCheck> checks = new LakeVerifier(lake, TABLES, progress::add).verify(data);
 
+        assertThat(progress.get(0)).endsWith(", 1 lost, 1 duplicated, 1 mismatched");
         TableCheck logCheck = checks.get(0);
         assertThat(logCheck.checked()).isEqualTo(100);
         assertThat(logCheck.lost()).isEqualTo(1);
