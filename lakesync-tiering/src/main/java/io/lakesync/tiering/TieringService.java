@@ -154,6 +154,7 @@ public final class TieringService implements AutoCloseable {
                     fluss,
                     lakeTables,
                     ioTmpDir,
+                    workDir.resolve("maintenance-schedule.properties"),
                     Executors.newFixedThreadPool(maintenanceThreads(config), ExecutorScheduler.named("lakesync-maintenance")),
                     clock);
             admission = new QuotaAdmission(quotas, claims, config.get(LakeSyncOptions.QUOTA_CLAIM_RETRY_INTERVAL));

@@ -62,14 +62,18 @@ public final class MaintenanceDuty implements AutoCloseable {
     private final ExecutorService executor;
     private final Clock clock;
     private final Map<Long, TableState> tables = new ConcurrentHashMap<>();
+    private final MaintenanceSchedule schedule;
 
+    /** {@code scheduleFile}: where the instance keeps when each table's next pass is due, across restarts. */
     public MaintenanceDuty(
             Configuration defaults,
             FlussClient fluss,
             LakeTables lakeTables,
             Path ioTmpDir,
+            Path scheduleFile,
             ExecutorService executor,
             Clock clock) {
+        this.schedule = new MaintenanceSchedule(scheduleFile, clock);
         this.defaults = defaults;
         this.fluss = fluss;
         this.lakeTables = lakeTables;
@@ -95,10 +99,11 @@ public final class MaintenanceDuty implements AutoCloseable {
     }
 
     private void due(TableAssignment assignment, TieringListener listener) {
-        // The first pass comes one interval after the table's first committed round here, not at once: a
-        // service restart does not set off a pass of every table.
-        TableState state = tables.computeIfAbsent(assignment.tableId(),
-                id -> new TableState(clock.instant().plus(defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL))));
+        // The first pass comes one interval after the table's first committed round on this instance, not at once,
+        // and restarts keep that time (MaintenanceSchedule): a restart neither sets off a pass of every table nor
+        // puts the passes off.
+        TableState state = tables.computeIfAbsent(assignment.tableId(), id -> new TableState(
+                schedule.nextPass(id, defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL))));
         synchronized (state) {
             if (state.running || clock.instant().isBefore(state.nextPass)) {
                 return;
@@ -185,6 +190,7 @@ public final class MaintenanceDuty implements AutoCloseable {
                 state.nextPass = start.plus(interval);
                 state.running = false;
             }
+            schedule.record(assignment.tableId(), start.plus(interval));
         }
         listener.maintained(report);
     }
