@@ -83,14 +83,6 @@ public final class Deadline {
         }
     }
 
-    /**
-     * For client methods that block before they return their future (Fluss's {@code listOffsets} first refreshes
-     * metadata synchronously): starts and awaits the call within the deadline.
-     */
-    public <T> T awaitStarted(Callable<CompletableFuture<T>> start, String what) throws Exception {
-        return call(() -> await(start.call(), what), what);
-    }
-
     /** The daemon threads blocking calls run on. */
     static ExecutorService blockingCalls() {
         return BLOCKING_CALLS;
