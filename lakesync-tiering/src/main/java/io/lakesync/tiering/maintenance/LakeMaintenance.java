@@ -92,9 +92,7 @@ final class LakeMaintenance {
     }
 
     private int compact(boolean fullCompaction) throws Exception {
-        FileStoreTable compacting = table.copy(Map.of(
-                CoreOptions.WRITE_ONLY.key(), "false",
-                CoreOptions.COMPACTION_MIN_FILE_NUM.key(), Integer.toString(options.compactionMinFiles())));
+        FileStoreTable compacting = compacting();
         List<CommitMessage> messages = new ArrayList<>();
         int buckets;
         if (compacting.bucketMode() == BucketMode.BUCKET_UNAWARE) {
@@ -102,13 +100,73 @@ final class LakeMaintenance {
         } else {
             buckets = compactBuckets(compacting, fullCompaction, messages);
         }
+        commit(messages);
+        return buckets;
+    }
+
+    /** What {@link #boundSortedRuns} did: the buckets it compacted, and the most sorted runs any bucket has now. */
+    record RunBound(int compactedBuckets, int mostSortedRuns) {}
+
+    /**
+     * Keeps a primary-key table readable: every reader merges all sorted runs of a bucket at once, one open file
+     * each (an object store's connection pool runs dry on a few hundred), and each round adds a run to every
+     * bucket it wrote. Buckets with at least Paimon's {@code num-sorted-run.stop-trigger} runs (8 by default) are
+     * compacted the way Paimon's own writer does it (universal compaction: the small new runs merge, the big
+     * old ones stay), not fully. Not for deletion-vector tables, whose rounds compact them.
+     */
+    RunBound boundSortedRuns() throws Exception {
+        FileStoreTable compacting = compacting();
+        Long latest = compacting.snapshotManager().latestSnapshotId();
+        if (latest == null) {
+            return new RunBound(0, 0);
+        }
+        CoreOptions paimon = compacting.coreOptions();
+        List<BucketKey> due = new ArrayList<>();
+        int most = 0;
+        for (Map.Entry<BucketKey, List<DataFileMeta>> bucket : bucketFiles(compacting, latest).entrySet()) {
+            int runs = sortedRuns(bucket.getValue());
+            if (runs >= paimon.numSortedRunStopTrigger()) {
+                due.add(bucket.getKey());
+                // Universal compaction leaves at most the trigger's number of runs.
+                runs = Math.min(runs, paimon.numSortedRunCompactionTrigger());
+            }
+            most = Math.max(most, runs);
+        }
+        if (!due.isEmpty()) {
+            List<CommitMessage> messages = new ArrayList<>();
+            compactEach(compacting, due, false, messages);
+            commit(messages);
+        }
+        return new RunBound(due.size(), most);
+    }
+
+    /** Level-0 files are a sorted run each; every higher level is one. */
+    static int sortedRuns(List<DataFileMeta> files) {
+        Set<Integer> levels = new HashSet<>();
+        int runs = 0;
+        for (DataFileMeta file : files) {
+            if (file.level() == 0) {
+                runs++;
+            } else if (levels.add(file.level())) {
+                runs++;
+            }
+        }
+        return runs;
+    }
+
+    private FileStoreTable compacting() {
+        return table.copy(Map.of(
+                CoreOptions.WRITE_ONLY.key(), "false",
+                CoreOptions.COMPACTION_MIN_FILE_NUM.key(), Integer.toString(options.compactionMinFiles())));
+    }
+
+    private void commit(List<CommitMessage> messages) throws Exception {
         if (messages.isEmpty()) {
-            return 0;
+            return;
         }
         try (TableCommitImpl commit = commitTable().newCommit(COMMIT_USER)) {
             commit.commit(messages);
         }
-        return buckets;
     }
 
     /** Log tables without a bucket key: Paimon's coordinator bins small files of each partition. */
@@ -135,10 +193,7 @@ final class LakeMaintenance {
         if (latest == null) {
             return 0;
         }
-        Map<BucketKey, List<DataFileMeta>> files = new HashMap<>();
-        for (ManifestEntry entry : compacting.store().newScan().withSnapshot(latest).plan().files()) {
-            files.computeIfAbsent(BucketKey.of(entry), k -> new ArrayList<>()).add(entry.file());
-        }
+        Map<BucketKey, List<DataFileMeta>> files = bucketFiles(compacting, latest);
         boolean primaryKey = !compacting.primaryKeys().isEmpty();
         boolean deletionVectors = LakeReadability.compactsInRound(compacting);
         Set<BucketKey> withDeletionVectors =
@@ -153,14 +208,27 @@ final class LakeMaintenance {
         if (due.isEmpty()) {
             return 0;
         }
+        compactEach(compacting, due, true, messages);
+        return due.size();
+    }
+
+    private static Map<BucketKey, List<DataFileMeta>> bucketFiles(FileStoreTable table, long snapshotId) {
+        Map<BucketKey, List<DataFileMeta>> files = new HashMap<>();
+        for (ManifestEntry entry : table.store().newScan().withSnapshot(snapshotId).plan().files()) {
+            files.computeIfAbsent(BucketKey.of(entry), k -> new ArrayList<>()).add(entry.file());
+        }
+        return files;
+    }
+
+    private void compactEach(FileStoreTable compacting, List<BucketKey> buckets, boolean full, List<CommitMessage> messages)
+            throws Exception {
         try (IOManager io = IOManager.create(ioTmpDir.toString());
                 TableWriteImpl<?> write = compacting.newWrite(COMMIT_USER).withIOManager(io)) {
-            for (BucketKey bucket : due) {
-                write.compact(bucket.partition(), bucket.bucket(), true);
+            for (BucketKey bucket : buckets) {
+                write.compact(bucket.partition(), bucket.bucket(), full);
             }
             messages.addAll(write.prepareCommit(true, 0));
         }
-        return due.size();
     }
 
     private static boolean hasDeletes(List<DataFileMeta> files) {

@@ -4,6 +4,7 @@ import io.lakesync.config.LakeSyncOptions;
 import io.lakesync.errors.ErrorMessages;
 import io.lakesync.fluss.FlussClient;
 import io.lakesync.fluss.tiering.TableAssignment;
+import io.lakesync.retry.RetryBackoff;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeTables;
@@ -34,15 +35,17 @@ import org.slf4j.LoggerFactory;
  * Keeps the lake tables this instance syncs healthy: after a round of a table committed, and at most once per
  * its {@code maintenance.interval} (the first one interval after its first committed round here), a
  * {@link LakeMaintenance} pass of the table runs on the maintenance
- * executor, never on a round's thread, so it cannot delay any table's round.
+ * executor, never on a round's thread, so it cannot delay any table's round. Between passes, a primary-key
+ * table's buckets are kept within Paimon's bound of sorted runs, which rounds would otherwise grow by one each.
  *
  * <pre>
- *   round committed ──► due? (enabled, interval since the last pass, no pass of the table running)
- *                          │ yes
- *                          ▼
- *   maintenance executor: options from the Fluss table ──► compact ──► expire (pinned at the coordinator's
- *                          lake snapshot) ──► delete orphans ──► figures ──► listener.maintained(report)
- *                          │ fails: one log line per new reason, reported; the next pass tries again
+ *   round committed ──► pass due? (enabled, interval since the last pass, no pass of the table running)
+ *                          │ yes                                   │ no: could a bucket have reached
+ *                          ▼                                       ▼    num-sorted-run.stop-trigger runs?
+ *   maintenance executor: options from the Fluss table ──►     compact those buckets (universal, not full);
+ *     compact ──► expire (pinned at the coordinator's           count again from what is left
+ *     lake snapshot) ──► delete orphans ──► figures ──► listener.maintained(report)
+ *                          │ fails: one log line per new reason, reported; tried again after a backoff
  * </pre>
  *
  * <p>A primary-key table with deletion vectors is the exception: its rounds compact it (see
@@ -63,6 +66,7 @@ public final class MaintenanceDuty implements AutoCloseable {
     private final Clock clock;
     private final Map<Long, TableState> tables = new ConcurrentHashMap<>();
     private final MaintenanceSchedule schedule;
+    private final RetryBackoff retry = RetryBackoff.jittered(Duration.ofSeconds(15), Duration.ofMinutes(5));
 
     /** {@code scheduleFile}: where the instance keeps when each table's next pass is due, across restarts. */
     public MaintenanceDuty(
@@ -104,13 +108,24 @@ public final class MaintenanceDuty implements AutoCloseable {
         // puts the passes off.
         TableState state = tables.computeIfAbsent(assignment.tableId(), id -> new TableState(
                 schedule.nextPass(id, defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL))));
+        Runnable pass;
         synchronized (state) {
-            if (state.running || clock.instant().isBefore(state.nextPass)) {
+            if (state.sortedRunLimit != Integer.MAX_VALUE) {
+                state.sortedRuns++;
+            }
+            if (state.running) {
+                return;
+            }
+            Instant now = clock.instant();
+            if (!now.isBefore(state.nextPass)) {
+                pass = () -> pass(assignment, state, listener);
+            } else if (state.sortedRuns >= state.sortedRunLimit && !now.isBefore(state.nextRunBound)) {
+                pass = () -> boundSortedRuns(assignment, state);
+            } else {
                 return;
             }
             state.running = true;
         }
-        Runnable pass = () -> pass(assignment, state, listener);
         if (compactsWithRounds(assignment.tablePath())) {
             // Paimon admits one compactor per deletion-vector table, and its rounds compact it: the pass runs in
             // the round's slot, before the table is handed back, so never beside a round of the table.
@@ -138,6 +153,7 @@ public final class MaintenanceDuty implements AutoCloseable {
         Instant start = clock.instant();
         Duration interval = defaults.get(LakeSyncOptions.MAINTENANCE_INTERVAL);
         MaintenanceReport report;
+        Duration retryIn = null;
         try {
             TableInfo info = fluss.tableInfo(path).get();
             if (info.getTableId() != assignment.tableId()) {
@@ -169,16 +185,18 @@ public final class MaintenanceDuty implements AutoCloseable {
                     outcome.compactedBuckets(), outcome.expiredSnapshots(), outcome.orphanFilesDeleted(),
                     outcome.bytesReclaimed(), state.bytesReclaimed, state.lastCompaction, state.lastExpiry, null);
             log(report, state);
+            state.failures = 0;
         } catch (Exception e) {
             if (executor.isShutdown()) {
                 // Stopping: an interrupted pass is expected; what it wrote without committing is an orphan.
                 LOG.debug("Lake maintenance of {} stopped: {}", path, ErrorMessages.rootMessage(e));
                 return;
             }
-            String problem = "Lake maintenance of " + path + " failed, trying again in " + interval.toMillis()
-                    + " ms: " + ErrorMessages.rootMessage(e);
+            // A failed pass (a storage or state-database outage, most often) is tried again soon, not an interval on.
+            retryIn = min(interval, retry.delay(++state.failures));
+            String problem = "Lake maintenance of " + path + " failed: " + ErrorMessages.rootMessage(e);
             if (!problem.equals(state.problem)) {
-                LOG.warn(problem);
+                LOG.warn("{} (trying again in {} s)", problem, retryIn.toSeconds());
                 LOG.debug("Lake maintenance failure", e);
             }
             state.problem = problem;
@@ -186,13 +204,62 @@ public final class MaintenanceDuty implements AutoCloseable {
             report = new MaintenanceReport(path, end, Duration.between(start, end), LakeFigures.NONE, 0, 0, 0, 0,
                     state.bytesReclaimed, state.lastCompaction, state.lastExpiry, problem);
         } finally {
+            Instant next = start.plus(retryIn == null ? interval : retryIn);
             synchronized (state) {
-                state.nextPass = start.plus(interval);
+                state.nextPass = next;
                 state.running = false;
             }
-            schedule.record(assignment.tableId(), start.plus(interval));
+            schedule.record(assignment.tableId(), next);
         }
         listener.maintained(report);
+    }
+
+    /**
+     * Between passes, keeps the sorted runs of each bucket of a primary-key table within Paimon's bound
+     * ({@link LakeMaintenance#boundSortedRuns}): checked once the committed rounds since the last check could
+     * have reached it (at a table's first round here, whatever the rounds of other instances left).
+     */
+    private void boundSortedRuns(TableAssignment assignment, TableState state) {
+        TablePath path = assignment.tablePath();
+        int limit = Integer.MAX_VALUE;
+        int runs = 0;
+        try {
+            TableInfo info = fluss.tableInfo(path).get();
+            FileStoreTable lake = lakeTables.load(path);
+            MaintenanceOptions options = MaintenanceOptions.of(defaults, info);
+            if (info.getTableId() == assignment.tableId() && options.enabled() && !lake.primaryKeys().isEmpty()
+                    && !LakeReadability.compactsInRound(lake)) {
+                Instant start = clock.instant();
+                LakeMaintenance.RunBound bound = new LakeMaintenance(lake, options, ioTmpDir, clock).boundSortedRuns();
+                limit = lake.coreOptions().numSortedRunStopTrigger();
+                runs = bound.mostSortedRuns();
+                if (bound.compactedBuckets() > 0) {
+                    state.lastCompaction = clock.instant();
+                    LOG.debug("Lake maintenance of {}: compacted {} buckets with {}+ sorted runs in {} ms", path,
+                            bound.compactedBuckets(), limit, Duration.between(start, state.lastCompaction).toMillis());
+                }
+            }
+            state.runFailures = 0;
+        } catch (Exception e) {
+            if (executor.isShutdown()) {
+                return;
+            }
+            limit = 0;
+            Duration wait = retry.delay(++state.runFailures);
+            LOG.debug("Bounding the sorted runs of {} failed, trying again in {} ms: {}", path, wait.toMillis(),
+                    ErrorMessages.rootMessage(e));
+            state.nextRunBound = clock.instant().plus(wait);
+        } finally {
+            synchronized (state) {
+                state.sortedRunLimit = limit;
+                state.sortedRuns = runs;
+                state.running = false;
+            }
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** The oldest of the coordinator's latest and readable lake snapshots of the table; empty if it has none. */
@@ -243,6 +310,13 @@ public final class MaintenanceDuty implements AutoCloseable {
         @Nullable Instant lastExpiry;
         long bytesReclaimed;
         @Nullable String problem;
+        int failures;
+        /** Sorted runs a bucket may have at most, as last checked, plus one per committed round since. */
+        int sortedRuns;
+        /** When to check them: 0 until the first check, unbounded for tables that need none. */
+        int sortedRunLimit;
+        int runFailures;
+        Instant nextRunBound = Instant.EPOCH;
 
         TableState(Instant firstPass) {
             this.nextPass = firstPass;
