@@ -223,6 +223,10 @@ public final class MaintenanceDuty implements AutoCloseable {
         TablePath path = assignment.tablePath();
         int limit = Integer.MAX_VALUE;
         int runs = 0;
+        synchronized (state) {
+            // From here on it counts the rounds committed since the check began (perhaps after its scan).
+            state.sortedRuns = 0;
+        }
         try {
             TableInfo info = fluss.tableInfo(path).get();
             FileStoreTable lake = lakeTables.load(path);
@@ -252,7 +256,7 @@ public final class MaintenanceDuty implements AutoCloseable {
         } finally {
             synchronized (state) {
                 state.sortedRunLimit = limit;
-                state.sortedRuns = runs;
+                state.sortedRuns += runs;
                 state.running = false;
             }
         }

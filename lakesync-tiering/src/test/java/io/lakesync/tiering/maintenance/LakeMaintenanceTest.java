@@ -15,6 +15,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +32,7 @@ import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataTypes;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableWrite;
@@ -50,6 +52,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     private static final TablePath ORDERS = TablePath.of("fluss", "maintained_orders");
     private static final TablePath CLICKS = TablePath.of("fluss", "maintained_clicks_orc");
+    private static final TablePath ACCOUNTS = TablePath.of("fluss", "maintained_accounts");
     private static final TablePath BAD = TablePath.of("fluss", "maintained_bad_option");
     private static final int BUCKETS = 2;
 
@@ -57,6 +60,7 @@ class LakeMaintenanceTest extends TieringTestBase {
     private static final Duration ROUND_LIMIT = Duration.ofSeconds(2);
 
     private final KeyedStatuses orders = new KeyedStatuses(ORDERS);
+    private final KeyedStatuses accounts = new KeyedStatuses(ACCOUNTS);
     private final Map<Long, String> expected = orders.expected();
     private long clicks;
     private volatile boolean blocked;
@@ -113,6 +117,30 @@ class LakeMaintenanceTest extends TieringTestBase {
         try (TieringService service = service("maintenance-2")) {
             awaitTiered(ORDERS);
             assertLakeEqualsExpected();
+        }
+    }
+
+    @Test
+    void keepsAPrimaryKeyTablesSortedRunsBoundedLongBeforeItsFirstPass() throws Exception {
+        createTable(ACCOUNTS, KeyedStatuses.table(BUCKETS, "1s").build());
+        int stopTrigger = 8;
+        try (TieringService service = service("maintenance-runs", "1h")) {
+            for (int round = 0; round < 2 * stopTrigger; round++) {
+                accounts.put(0, 200, "v" + round);
+                awaitTiered(ACCOUNTS);
+            }
+            // Rounds may land while a compaction runs; the next round's check catches them up.
+            eventually(SYNC_TIMEOUT, () -> {
+                accounts.put(0, 1, "tick-" + System.nanoTime());
+                awaitTiered(ACCOUNTS);
+                assertThat(mostSortedRuns(ACCOUNTS)).isLessThanOrEqualTo(stopTrigger);
+            });
+            assertThat(reports).as("no pass within the interval").isEmpty();
+            FileStoreTable table = lake.load(ACCOUNTS);
+            assertThat(table.coreOptions().numSortedRunStopTrigger()).isEqualTo(stopTrigger);
+            assertThat(table.snapshotManager().latestSnapshotOfUser(LakeMaintenance.COMMIT_USER))
+                    .as("compactions between the rounds").isPresent();
+            assertThat(readLake(ACCOUNTS, "order_id", "status")).hasSize(200);
         }
     }
 
@@ -182,6 +210,10 @@ class LakeMaintenanceTest extends TieringTestBase {
     }
 
     private TieringService service(String instance) throws Exception {
+        return service(instance, "100ms");
+    }
+
+    private TieringService service(String instance, String interval) throws Exception {
         TieringListener listener = new TieringListener() {
             @Override
             public void roundFinished(RoundResult result) {
@@ -201,7 +233,7 @@ class LakeMaintenanceTest extends TieringTestBase {
         };
         TieringService service = new TieringService(
                 serviceConfig(instance, Map.of(
-                        "maintenance.interval", "100ms",
+                        "maintenance.interval", interval,
                         "maintenance.snapshot.time-retained", "1s",
                         "maintenance.orphan.older-than", "1h")),
                 listener,
@@ -271,6 +303,12 @@ class LakeMaintenanceTest extends TieringTestBase {
     private static List<ManifestEntry> latestFiles(TablePath path) throws Exception {
         FileStoreTable table = lake.load(path);
         return table.store().newScan().withSnapshot(table.snapshotManager().latestSnapshotId()).plan().files();
+    }
+
+    private static int mostSortedRuns(TablePath path) throws Exception {
+        Map<Integer, List<DataFileMeta>> buckets = new HashMap<>();
+        latestFiles(path).forEach(f -> buckets.computeIfAbsent(f.bucket(), b -> new ArrayList<>()).add(f.file()));
+        return buckets.values().stream().mapToInt(LakeMaintenance::sortedRuns).max().orElse(0);
     }
 
     private static Map<Integer, Integer> filesPerBucket(TablePath path) throws Exception {

@@ -19,6 +19,8 @@ import org.apache.fluss.metadata.TablePath;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.ManifestEntry;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
@@ -40,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SortedRunBoundTest {
 
     private static final TablePath PATH = TablePath.of("lake", "accounts");
-    private static final int POOL = 12;
-    private static final int ROUNDS = 3 * POOL;
+    private static final int POOL = 10;
+    private static final int ROUNDS = 2 * POOL + 4;
     private static final int KEYS = 200;
 
     @TempDir
@@ -84,8 +86,6 @@ class SortedRunBoundTest {
                             .isLessThanOrEqualTo(bound.mostSortedRuns());
                 }
                 assertThat(compacted).as("buckets compacted on the way").isGreaterThanOrEqualTo(2 * (ROUNDS / stopTrigger));
-                assertThat(lake.load(PATH).snapshotManager().latestSnapshot().commitUser())
-                        .isEqualTo(LakeMaintenance.COMMIT_USER);
 
                 FileStoreTable table = lake.load(PATH);
                 List<String> balances = CompletableFuture.supplyAsync(() -> readBalances(table))
@@ -96,7 +96,7 @@ class SortedRunBoundTest {
     }
 
     private static int mostSortedRuns(FileStoreTable table) {
-        Map<Integer, List<org.apache.paimon.io.DataFileMeta>> buckets = new HashMap<>();
+        Map<Integer, List<DataFileMeta>> buckets = new HashMap<>();
         for (ManifestEntry entry : table.store().newScan().plan().files()) {
             buckets.computeIfAbsent(entry.bucket(), b -> new ArrayList<>()).add(entry.file());
         }
@@ -107,7 +107,7 @@ class SortedRunBoundTest {
     private static List<String> readBalances(FileStoreTable table) {
         ReadBuilder read = table.newReadBuilder();
         List<String> balances = new ArrayList<>();
-        try (RecordReader<org.apache.paimon.data.InternalRow> reader =
+        try (RecordReader<InternalRow> reader =
                 read.newRead().createReader(read.newScan().plan())) {
             reader.forEachRemaining(row -> balances.add(row.getString(1).toString()));
         } catch (Exception e) {
