@@ -207,6 +207,8 @@ public final class MaintenanceDuty implements AutoCloseable {
             Instant next = start.plus(retryIn == null ? interval : retryIn);
             synchronized (state) {
                 state.nextPass = next;
+                // Options may have changed (maintenance switched on, another stop-trigger): check at the next round.
+                state.sortedRunLimit = 0;
                 state.running = false;
             }
             schedule.record(assignment.tableId(), next);
