@@ -133,9 +133,7 @@ final class LakeMaintenance {
             most = Math.max(most, runs);
         }
         if (!due.isEmpty()) {
-            List<CommitMessage> messages = new ArrayList<>();
-            compactEach(compacting, due, false, messages);
-            commit(messages);
+            commit(compactEach(compacting, due, false));
         }
         return new RunBound(due.size(), most);
     }
@@ -208,7 +206,7 @@ final class LakeMaintenance {
         if (due.isEmpty()) {
             return 0;
         }
-        compactEach(compacting, due, true, messages);
+        messages.addAll(compactEach(compacting, due, true));
         return due.size();
     }
 
@@ -220,14 +218,14 @@ final class LakeMaintenance {
         return files;
     }
 
-    private void compactEach(FileStoreTable compacting, List<BucketKey> buckets, boolean full, List<CommitMessage> messages)
+    private List<CommitMessage> compactEach(FileStoreTable compacting, List<BucketKey> buckets, boolean full)
             throws Exception {
         try (IOManager io = IOManager.create(ioTmpDir.toString());
                 TableWriteImpl<?> write = compacting.newWrite(COMMIT_USER).withIOManager(io)) {
             for (BucketKey bucket : buckets) {
                 write.compact(bucket.partition(), bucket.bucket(), full);
             }
-            messages.addAll(write.prepareCommit(true, 0));
+            return write.prepareCommit(true, 0);
         }
     }
 
