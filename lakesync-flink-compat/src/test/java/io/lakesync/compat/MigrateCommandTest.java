@@ -125,48 +125,52 @@ class MigrateCommandTest extends TieringTestBase {
     void migrationStopsTheJobAndLakesyncTakesEveryTableOverExactlyOnce() throws Exception {
         Writer writer = new Writer();
         writer.start();
-        JobClient job = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
-        for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
-            eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table).get()).isNotNull());
-        }
-        try (LakeSyncServer server = startLakesync("migrate-instance")) {
-            Run otherCluster = migrate(server, "--set", "fluss.bootstrap.servers=127.0.0.1:1");
-            assertThat(otherCluster.exitCode()).isEqualTo(1);
-            assertThat(otherCluster.err()).contains("Flink job " + job.getJobID() + " tiers the Fluss cluster at "
-                    + cluster.bootstrapServers() + ", but this lakesync serves 127.0.0.1:1");
+        try {
+            JobClient job = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
+            for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
+                eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table).get()).isNotNull());
+            }
+            try (LakeSyncServer server = startLakesync("migrate-instance")) {
+                Run otherCluster = migrate(server, "--set", "fluss.bootstrap.servers=127.0.0.1:1");
+                assertThat(otherCluster.exitCode()).isEqualTo(1);
+                assertThat(otherCluster.err()).contains("Flink job " + job.getJobID() + " tiers the Fluss cluster at "
+                        + cluster.bootstrapServers() + ", but this lakesync serves 127.0.0.1:1");
 
-            Run dryRun = migrate(server, "--dry-run");
-            assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
-            assertThat(dryRun.out())
-                    .contains(job.getJobID().toString(), "RUNNING", CLICKS.toString(), ORDERS.toString(),
-                            EVENTS.toString())
-                    .contains("Dry run: would stop 1 Flink job(s) and let lakesync take over 3 table(s). "
-                            + "Nothing was changed.");
-            assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+                Run dryRun = migrate(server, "--dry-run");
+                assertThat(dryRun.exitCode()).as(dryRun.err()).isZero();
+                assertThat(dryRun.out())
+                        .contains(job.getJobID().toString(), "RUNNING", CLICKS.toString(), ORDERS.toString(),
+                                EVENTS.toString())
+                        .contains("Dry run: would stop 1 Flink job(s) and let lakesync take over 3 table(s). "
+                                + "Nothing was changed.");
+                assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
 
-            Run migration = migrate(server);
-            LOG.info("lakesync migrate:\n{}", migration.out());
-            assertThat(migration.exitCode()).as(migration.out() + migration.err()).isZero();
-            assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
-            assertThat(runningTieringJobs()).isZero();
-            assertTakenOver(migration);
-        }
+                Run migration = migrate(server);
+                LOG.info("lakesync migrate:\n{}", migration.out());
+                assertThat(migration.exitCode()).as(migration.out() + migration.err()).isZero();
+                assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.CANCELED);
+                assertThat(runningTieringJobs()).isZero();
+                assertTakenOver(migration);
+            }
 
-        // A migration that stopped its job and then died, lakesync down meanwhile: the job held the tables when
-        // it stopped, and running the migration again completes the take-over.
-        Map<TablePath, Long> beforeSecondJob = latestLakeSnapshots();
-        JobClient second = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
-        awaitTieredPast(beforeSecondJob);
-        second.cancel().get();
-        eventually(SYNC_TIMEOUT, () -> assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED));
-        try (LakeSyncServer server = startLakesync("migrate-instance-again")) {
-            Run rerun = migrate(server);
-            LOG.info("lakesync migrate, run again:\n{}", rerun.out());
-            assertThat(rerun.exitCode()).as(rerun.out() + rerun.err()).isZero();
-            assertTakenOver(rerun);
+            // A migration that stopped its job and then died, lakesync down meanwhile: the job held the tables when
+            // it stopped, and running the migration again completes the take-over.
+            Map<TablePath, Long> beforeSecondJob = latestLakeSnapshots();
+            JobClient second = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
+            awaitTieredPast(beforeSecondJob);
+            second.cancel().get();
+            eventually(SYNC_TIMEOUT, () -> assertThat(second.getJobStatus().get()).isEqualTo(JobStatus.CANCELED));
+            try (LakeSyncServer server = startLakesync("migrate-instance-again")) {
+                Run rerun = migrate(server);
+                LOG.info("lakesync migrate, run again:\n{}", rerun.out());
+                assertThat(rerun.exitCode()).as(rerun.out() + rerun.err()).isZero();
+                assertTakenOver(rerun);
 
+                writer.stopAndJoin();
+                assertLakeHoldsEveryRowOnce();
+            }
+        } finally {
             writer.stopAndJoin();
-            assertLakeHoldsEveryRowOnce();
         }
     }
 

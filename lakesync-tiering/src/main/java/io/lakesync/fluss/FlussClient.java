@@ -2,6 +2,7 @@ package io.lakesync.fluss;
 
 import io.lakesync.fluss.tiering.FlussTieringCoordinator;
 import io.lakesync.fluss.tiering.TieringCoordinator;
+import java.io.FileNotFoundException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.apache.fluss.cluster.ServerNode;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.config.cluster.ConfigEntry;
+import org.apache.fluss.exception.UnknownServerException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
@@ -232,12 +234,43 @@ public final class FlussClient implements AutoCloseable {
 
     /** The lake snapshot the coordinator last registered for the table; fails when it holds none. */
     public CompletableFuture<LakeSnapshot> latestLakeSnapshot(TablePath path) {
-        return bounded(() -> admin.getLatestLakeSnapshot(path), "the latest lake snapshot of " + path);
+        return askedAgainWhenDiscarded(
+                () -> bounded(() -> admin.getLatestLakeSnapshot(path), "the latest lake snapshot of " + path),
+                LAKE_SNAPSHOT_ATTEMPTS);
     }
 
     /** The newest lake snapshot a union read may use; fails when there is none. */
     public CompletableFuture<LakeSnapshot> readableLakeSnapshot(TablePath path) {
-        return bounded(() -> admin.getReadableLakeSnapshot(path), "the readable lake snapshot of " + path);
+        return askedAgainWhenDiscarded(
+                () -> bounded(() -> admin.getReadableLakeSnapshot(path), "the readable lake snapshot of " + path),
+                LAKE_SNAPSHOT_ATTEMPTS);
+    }
+
+    /** How often a lake snapshot is asked for when its offsets file was discarded under the read. */
+    static final int LAKE_SNAPSHOT_ATTEMPTS = 3;
+
+    /**
+     * Fluss 0.9.1 reads a lake snapshot in two steps, the table's entry in ZooKeeper and then the offsets file the
+     * entry names, while a registration replaces the entry and then deletes the files of the snapshots it drops. A
+     * read between the two fails ("Failed to get lake table snapshot", FileNotFoundException) though the table holds
+     * a newer snapshot; asked again, the coordinator reads the new entry. An offsets file gone for good fails every
+     * attempt, and the caller gets that failure.
+     */
+    static <T> CompletableFuture<T> askedAgainWhenDiscarded(Supplier<CompletableFuture<T>> request, int attempts) {
+        return request.get().exceptionallyCompose(failure -> attempts > 1 && offsetsFileDiscarded(failure)
+                ? askedAgainWhenDiscarded(request, attempts - 1)
+                : CompletableFuture.failedFuture(failure));
+    }
+
+    private static boolean offsetsFileDiscarded(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause()
+                : failure;
+        // The server reports the failed read as an unknown error whose message is its stack trace.
+        String message = String.valueOf(cause.getMessage());
+        return cause instanceof UnknownServerException
+                && message.contains(RegisteredSnapshot.UNREADABLE_MESSAGE)
+                && message.contains(FileNotFoundException.class.getSimpleName());
     }
 
     /** The latest KV snapshots of a table, or of its partition {@code partitionName} when not null. */

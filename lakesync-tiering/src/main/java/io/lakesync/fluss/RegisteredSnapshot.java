@@ -15,7 +15,7 @@ import org.apache.fluss.metadata.TablePath;
  */
 public record RegisteredSnapshot(@Nullable LakeSnapshot snapshot, @Nullable String unreadableReason) {
 
-    private static final String UNREADABLE_MESSAGE = "Failed to get lake table snapshot";
+    static final String UNREADABLE_MESSAGE = "Failed to get lake table snapshot";
 
     public static RegisteredSnapshot read(FlussClient fluss, TablePath tablePath) throws Exception {
         return of(fluss.latestLakeSnapshot(tablePath));

@@ -12,12 +12,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.ListOffsetsResult;
+import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.NetworkException;
 import org.apache.fluss.exception.TableNotExistException;
+import org.apache.fluss.exception.UnknownServerException;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +110,52 @@ class FlussClientTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    void aLakeSnapshotWhoseOffsetsFileWasDiscardedUnderTheReadIsAskedForAgain() throws Exception {
+        LakeSnapshot newer = new LakeSnapshot(7, Map.of());
+        AtomicInteger asked = new AtomicInteger();
+        FlussClient fluss = FlussClient.over(connection(method -> asked.incrementAndGet() == 1
+                ? CompletableFuture.failedFuture(discardedOffsetsFile())
+                : CompletableFuture.completedFuture(newer)), BUDGET);
+
+        assertThat(fluss.latestLakeSnapshot(TABLE).get(30, TimeUnit.SECONDS)).isSameAs(newer);
+        assertThat(asked).hasValue(2);
+    }
+
+    @Test
+    void anOffsetsFileGoneForGoodFailsAfterTheLastAttemptAndOtherFailuresAtOnce() {
+        AtomicInteger asked = new AtomicInteger();
+        FlussClient gone = FlussClient.over(connection(method -> {
+            asked.incrementAndGet();
+            return CompletableFuture.failedFuture(discardedOffsetsFile());
+        }), BUDGET);
+
+        assertThatThrownBy(() -> gone.readableLakeSnapshot(TABLE).get(30, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(UnknownServerException.class)
+                .hasMessageContaining("Failed to get lake table snapshot");
+        assertThat(asked).hasValue(FlussClient.LAKE_SNAPSHOT_ATTEMPTS);
+
+        asked.set(0);
+        FlussClient failing = FlussClient.over(connection(method -> {
+            asked.incrementAndGet();
+            return CompletableFuture.failedFuture(new UnknownServerException("Failed to get lake table snapshot for "
+                    + "table: db.orders\njava.io.IOException: Connection reset"));
+        }), BUDGET);
+
+        assertThatThrownBy(() -> failing.latestLakeSnapshot(TABLE).get(30, TimeUnit.SECONDS))
+                .cause()
+                .hasMessageContaining("Connection reset");
+        assertThat(asked).hasValue(1);
+    }
+
+    /** What Fluss 0.9.1 answers when a registration deleted the offsets file of the entry the read found. */
+    private static UnknownServerException discardedOffsetsFile() {
+        return new UnknownServerException("org.apache.fluss.exception.FlussRuntimeException: Failed to get lake table "
+                + "snapshot for table: db.orders, table id: 0\nCaused by: java.io.FileNotFoundException: "
+                + "/remote/lake/db/orders-0/metadata/e1a7d1bc.offsets (No such file or directory)");
     }
 
     /** A connection whose admin answers every call with {@code answer} of the call's method name. */
