@@ -259,7 +259,7 @@ class FlinkCompatibilityTest extends TieringTestBase {
     /** Expiry ran: the first snapshots are gone, and the one the coordinator holds for union reads is kept. */
     private static void assertSnapshotsExpiredButTheCoordinatorsKept(TablePath path) throws Exception {
         SnapshotManager snapshots = lake.load(path).snapshotManager();
-        long held = admin.getReadableLakeSnapshot(path).get().getSnapshotId();
+        long held = fluss.readableLakeSnapshot(path).get().getSnapshotId();
         assertThat(snapshots.earliestSnapshotId()).as("old snapshots expired").isGreaterThan(1L)
                 .as("the coordinator's lake snapshot kept").isLessThanOrEqualTo(held);
         assertThat(snapshots.snapshotExists(held)).isTrue();

@@ -128,7 +128,7 @@ class MigrateCommandTest extends TieringTestBase {
         try {
             JobClient job = FlinkPeer.submitFlussTieringJob(flinkUrl, cluster);
             for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
-                eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table).get()).isNotNull());
+                eventually(SYNC_TIMEOUT, () -> assertThat(fluss.latestLakeSnapshot(table).get()).isNotNull());
             }
             try (LakeSyncServer server = startLakesync("migrate-instance")) {
                 Run otherCluster = migrate(server, "--set", "fluss.bootstrap.servers=127.0.0.1:1");
@@ -247,7 +247,7 @@ class MigrateCommandTest extends TieringTestBase {
         Map<TablePath, Long> latest = new HashMap<>();
         for (TablePath table : List.of(CLICKS, ORDERS, EVENTS)) {
             try {
-                latest.put(table, admin.getLatestLakeSnapshot(table).get().getSnapshotId());
+                latest.put(table, fluss.latestLakeSnapshot(table).get().getSnapshotId());
             } catch (ExecutionException notTieredYet) {
                 latest.put(table, -1L);
             }
@@ -257,7 +257,7 @@ class MigrateCommandTest extends TieringTestBase {
 
     private static void awaitTieredPast(Map<TablePath, Long> snapshots) throws Exception {
         for (Map.Entry<TablePath, Long> table : snapshots.entrySet()) {
-            eventually(SYNC_TIMEOUT, () -> assertThat(admin.getLatestLakeSnapshot(table.getKey()).get()
+            eventually(SYNC_TIMEOUT, () -> assertThat(fluss.latestLakeSnapshot(table.getKey()).get()
                     .getSnapshotId()).isGreaterThan(table.getValue()));
         }
     }

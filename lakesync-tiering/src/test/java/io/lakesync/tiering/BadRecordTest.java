@@ -76,7 +76,7 @@ class BadRecordTest extends TieringTestBase {
         long badOffset = Long.parseLong(location.group(2));
 
         // Everything before the bad record, and the other bucket entirely, reached the lake exactly once.
-        assertThat(admin.getLatestLakeSnapshot(bad).get().getTableBucketsOffset()).containsEntry(badBucket, badOffset);
+        assertThat(fluss.latestLakeSnapshot(bad).get().getTableBucketsOffset()).containsEntry(badBucket, badOffset);
         List<Long> lakeIds = readLake(bad, "id").stream().map(r -> (Long) r.get(0)).toList();
         assertThat(lakeIds).doesNotHaveDuplicates().doesNotContain(1000L);
         assertThat(lakeIds).containsAll(idsBetween(0, 100));

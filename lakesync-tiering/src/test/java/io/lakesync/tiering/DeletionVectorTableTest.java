@@ -82,7 +82,7 @@ class DeletionVectorTableTest extends TieringTestBase {
             assertThat(reports.get(ORDERS).problem()).isNull();
             assertThat(reports.get(ORDERS).lastCompaction()).isNotNull();
             FileStoreTable table = lake.load(ORDERS);
-            long readable = admin.getReadableLakeSnapshot(ORDERS).get().getSnapshotId();
+            long readable = fluss.readableLakeSnapshot(ORDERS).get().getSnapshotId();
             assertThat(table.snapshotManager().earliestSnapshotId()).as("old snapshots expired").isGreaterThan(1L);
             assertThat(table.snapshotManager().snapshotExists(readable)).as("readable snapshot kept").isTrue();
         }
@@ -115,7 +115,7 @@ class DeletionVectorTableTest extends TieringTestBase {
         LakeSnapshot readable = awaitTiered(ORDERS);
         FileStoreTable table = lake.load(ORDERS);
         long id = readable.getSnapshotId();
-        assertThat(admin.getLatestLakeSnapshot(ORDERS).get().getSnapshotId()).as("tiered = readable").isEqualTo(id);
+        assertThat(fluss.latestLakeSnapshot(ORDERS).get().getSnapshotId()).as("tiered = readable").isEqualTo(id);
         assertThat(table.store().newScan().withSnapshot(id).withLevelFilter(level -> level == 0).plan().files())
                 .as("level-0 files at the readable snapshot %s", id)
                 .isEmpty();

@@ -240,7 +240,7 @@ class RecreateAndAdoptTest extends TieringTestBase {
 
         // What the copy guards against: Fluss 0.9.1 deletes the file of the entry it replaces, the new one's too.
         String offsetsPath = coordinator.prepareFreshLakeSnapshot(table.getTableId(), path,
-                admin.getLatestLakeSnapshot(path).get().getTableBucketsOffset());
+                fluss.latestLakeSnapshot(path).get().getTableBucketsOffset());
         LakeSnapshotCommit sameFile =
                 new LakeSnapshotCommit(table.getTableId(), newest.snapshotId(), offsetsPath, Map.of(), Map.of());
         coordinator.commitLakeSnapshot(sameFile);

@@ -266,7 +266,7 @@ class LakeMaintenanceTest extends TieringTestBase {
 
     private void assertSnapshotsWithinRetention() throws Exception {
         FileStoreTable table = lake.load(ORDERS);
-        long lakeSnapshot = admin.getReadableLakeSnapshot(ORDERS).get().getSnapshotId();
+        long lakeSnapshot = fluss.readableLakeSnapshot(ORDERS).get().getSnapshotId();
         Long earliest = table.snapshotManager().earliestSnapshotId();
         assertThat(earliest).as("old snapshots expired").isGreaterThan(1L);
         assertThat(earliest).as("the coordinator's lake snapshot kept").isLessThanOrEqualTo(lakeSnapshot);
