@@ -34,7 +34,6 @@ import org.apache.fluss.cluster.ServerNode;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.config.cluster.ConfigEntry;
-import org.apache.fluss.exception.UnknownServerException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
@@ -256,7 +255,8 @@ public final class FlussClient implements AutoCloseable {
      * a newer snapshot; asked again, the coordinator reads the new entry. An offsets file gone for good fails every
      * attempt, and the caller gets that failure.
      */
-    static <T> CompletableFuture<T> askedAgainWhenDiscarded(Supplier<CompletableFuture<T>> request, int attempts) {
+    private static CompletableFuture<LakeSnapshot> askedAgainWhenDiscarded(
+            Supplier<CompletableFuture<LakeSnapshot>> request, int attempts) {
         return request.get().exceptionallyCompose(failure -> attempts > 1 && offsetsFileDiscarded(failure)
                 ? askedAgainWhenDiscarded(request, attempts - 1)
                 : CompletableFuture.failedFuture(failure));
@@ -266,11 +266,8 @@ public final class FlussClient implements AutoCloseable {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause()
                 : failure;
-        // The server reports the failed read as an unknown error whose message is its stack trace.
-        String message = String.valueOf(cause.getMessage());
-        return cause instanceof UnknownServerException
-                && message.contains(RegisteredSnapshot.UNREADABLE_MESSAGE)
-                && message.contains(FileNotFoundException.class.getSimpleName());
+        return RegisteredSnapshot.isUnreadableAnswer(cause)
+                && cause.getMessage().contains(FileNotFoundException.class.getSimpleName());
     }
 
     /** The latest KV snapshots of a table, or of its partition {@code partitionName} when not null. */

@@ -15,7 +15,7 @@ import org.apache.fluss.metadata.TablePath;
  */
 public record RegisteredSnapshot(@Nullable LakeSnapshot snapshot, @Nullable String unreadableReason) {
 
-    static final String UNREADABLE_MESSAGE = "Failed to get lake table snapshot";
+    private static final String UNREADABLE_MESSAGE = "Failed to get lake table snapshot";
 
     public static RegisteredSnapshot read(FlussClient fluss, TablePath tablePath) throws Exception {
         return of(fluss.latestLakeSnapshot(tablePath));
@@ -30,12 +30,20 @@ public record RegisteredSnapshot(@Nullable LakeSnapshot snapshot, @Nullable Stri
             if (cause instanceof LakeTableSnapshotNotExistException) {
                 return new RegisteredSnapshot(null, null);
             }
-            // The server reports the failed read as an unknown error whose message is its stack trace.
-            if (cause instanceof UnknownServerException && String.valueOf(cause.getMessage()).contains(UNREADABLE_MESSAGE)) {
+            if (isUnreadableAnswer(cause)) {
                 return new RegisteredSnapshot(null, firstLine(cause.getMessage()));
             }
             throw cause instanceof Exception ? (Exception) cause : e;
         }
+    }
+
+    /**
+     * Whether {@code cause} is the coordinator's answer that it could not read the entry's offsets file: an unknown
+     * error whose message is the server's stack trace.
+     */
+    static boolean isUnreadableAnswer(Throwable cause) {
+        return cause instanceof UnknownServerException
+                && String.valueOf(cause.getMessage()).contains(UNREADABLE_MESSAGE);
     }
 
     public boolean unreadable() {
