@@ -75,8 +75,8 @@ public final class BenchMain implements Callable<Integer> {
             + "--rows / 4 (backfills: four tables), --rows (many-tables).")
     Long warmRows;
 
-    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 4 (backfills), "
-            + "min(--tables, 50) (many-tables).")
+    @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 24 (backfill-log), "
+            + "4 (backfill-pk), min(--tables, 50) (many-tables).")
     Integer warmTables;
 
     @Option(names = "--timeout", defaultValue = "10min",

@@ -166,11 +166,13 @@ public final class BenchRunner {
                 RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
                         (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
                 Duration cpuBefore = settings.timedFromLaunch() ? Duration.ZERO : child.cpu();
+                Duration jitBefore = settings.timedFromLaunch() ? Duration.ZERO : child.compilerCpu();
                 MachineWindow machine = MachineWindow.open();
                 Outcome outcome = warmUpFailure != null
                         ? new Outcome(false, 0, warmUpFailure, null)
                         : workload.drive(child, settings.timeout());
                 Duration cpu = child.cpu().minus(cpuBefore);
+                Duration jit = child.compilerCpu().minus(jitBefore);
                 double wall = settings.timedFromLaunch() ? startup + outcome.wallSeconds() : outcome.wallSeconds();
                 RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
@@ -188,7 +190,7 @@ public final class BenchRunner {
                 return new RunResult(contender.label(), run, outcome.finished(), outcome.note(), workload.rows(),
                         workload.logicalBytes(), wall, startup, seconds(cpu), peakRss,
                         peakHeap(stats), files, lakeRows, expected, outcome.lag(), seconds(startupCpu),
-                        warmUpFigures, load);
+                        warmUpFigures, load, seconds(jit));
             }
         } finally {
             for (TablePath table : toDrop) {
@@ -268,6 +270,7 @@ public final class BenchRunner {
                 Duration startupCpu;
                 RunResult.WarmUp warmUpFigures = null;
                 Duration cpuBefore;
+                Duration jitBefore;
                 long start;
                 MachineWindow machine;
                 try {
@@ -288,6 +291,7 @@ public final class BenchRunner {
                                 seconds(cpuBefore.minus(startupCpu)));
                         start = warmed;
                     }
+                    jitBefore = settings.timedFromLaunch() ? Duration.ZERO : child.compilerCpu();
                     machine = MachineWindow.open();
                 } catch (ContenderFailedException | TimeoutException e) {
                     child.stop();
@@ -302,6 +306,7 @@ public final class BenchRunner {
                 }
                 double wall = (System.nanoTime() - start) / 1e9;
                 Duration cpu = child.cpu().minus(cpuBefore);
+                Duration jit = child.compilerCpu().minus(jitBefore);
                 RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
@@ -311,7 +316,7 @@ public final class BenchRunner {
                 }
                 return new RunResult(contender.label(), run, note == null, note, workload.rows(),
                         workload.logicalBytes(), wall, startup, seconds(cpu), peakRss, peakHeap(stats), files,
-                        null, null, null, seconds(startupCpu), warmUpFigures, load);
+                        null, null, null, seconds(startupCpu), warmUpFigures, load, seconds(jit));
             }
         } finally {
             for (TablePath scratch : scratches) {

@@ -41,7 +41,7 @@ class BenchMainTest {
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         assertThat(parse("--scenario", "steady", "--contenders", "A,B").contenders())
                 .containsExactly(Contender.A, Contender.B);
-        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(250_000, 4));
+        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(250_000, 24));
         assertThat(log.timedFromLaunch()).isFalse();
         BenchSettings cold = parse("--scenario", "backfill-log", "--cold");
         assertThat(cold.warm()).isNull();
@@ -53,7 +53,10 @@ class BenchMainTest {
     @Test
     void warmModeSizesItsWarmUpAndShortensTheLongDefaultFreshness() {
         BenchSettings log = parse("--scenario", "backfill-log", "--rows", "5000000");
-        assertThat(log.warm()).as("the timed workload, in four tables").isEqualTo(new BenchSettings.Warm(1_250_000, 4));
+        assertThat(log.warm()).as("six times the timed rows, a quarter of them per table")
+                .isEqualTo(new BenchSettings.Warm(1_250_000, 24));
+        assertThat(parse("--scenario", "backfill-pk", "--rows", "4000").warm()).as("the timed operations, in four tables")
+                .isEqualTo(new BenchSettings.Warm(1_000, 4));
         assertThat(log.freshness()).as("a parked table waits one freshness").isEqualTo(Duration.ofMinutes(1));
         assertThat(parse("--scenario", "backfill-log", "--rows", "1000").warm().rowsPerTable())
                 .isEqualTo(250);

@@ -46,6 +46,9 @@ class ScenarioSmokeTest {
             assertThat(run.startupCpuSeconds()).isPositive();
             assertThat(run.warmUp()).as("%s warmed up", tiering).isNotNull();
             assertThat(run.warmUp().cpuSeconds()).isPositive();
+            // Part of the process's CPU, read just after it (hence the slack of a few clock ticks).
+            assertThat(run.jitCpuSeconds()).as("%s JIT CPU in the timed window", tiering)
+                    .isBetween(0.0, run.cpuSeconds() + 0.1);
         }
         // Before each release the runner checked the warm-up's lake and that no timed table was tiered yet.
         assertThat(progress.stream().filter(l -> l.contains("warm-up synced in")))

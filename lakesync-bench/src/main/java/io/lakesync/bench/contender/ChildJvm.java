@@ -123,6 +123,11 @@ public final class ChildJvm implements AutoCloseable {
         return ProcessStats.cpu(process.toHandle());
     }
 
+    /** CPU the contender's JIT compiler threads have used so far. */
+    public Duration compilerCpu() {
+        return ProcessStats.compilerCpu(process.pid());
+    }
+
     public long peakRssBytes() {
         return ProcessStats.peakRssBytes(process.pid());
     }

@@ -15,6 +15,7 @@ import java.util.List;
  * @param startupCpuSeconds median CPU seconds from process start to READY
  * @param warmUpCpuSeconds warm mode: median CPU seconds of the warm-up (READY until the timed window)
  * @param warmUpWallSeconds warm mode: median wall seconds of the warm-up
+ * @param jitCpuSeconds median CPU seconds the JIT compiler threads used in the timed window (part of the CPU)
  */
 public record ContenderSummary(
         String contender,
@@ -39,6 +40,7 @@ public record ContenderSummary(
         Double startupCpuSeconds,
         Double warmUpWallSeconds,
         Double warmUpCpuSeconds,
+        Double jitCpuSeconds,
         List<RunResult> runResults) {
 
     public boolean anyFinished() {

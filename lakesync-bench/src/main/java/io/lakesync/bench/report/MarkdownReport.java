@@ -18,7 +18,7 @@ public final class MarkdownReport {
         boolean warm = report.contenders().stream().anyMatch(c -> c.warmUpCpuSeconds() != null);
         List<String> header = new ArrayList<>(List.of(
                 "Contender", "Runs ok", "Wall s (median)", "Wall min–max s", "Rows/s", "MB/s", "CPU s / M rows",
-                "Peak RSS MB", "Peak heap MB", "Files", "Rows/s ÷ A", "CPU/row ÷ A", "Lake rows"));
+                "JIT CPU s", "Peak RSS MB", "Peak heap MB", "Files", "Rows/s ÷ A", "CPU/row ÷ A", "Lake rows"));
         if (steady) {
             header.addAll(List.of("Lag p50 s", "Lag p99 s", "Lag max s"));
         }
@@ -74,6 +74,7 @@ public final class MarkdownReport {
         cells.add(dnf ? DNF : grouped(c.rowsPerSecond()));
         cells.add(dnf ? DNF : num(c.mbPerSecond(), 1));
         cells.add(num(c.cpuSecondsPerMillionRows(), 2));
+        cells.add(num(c.jitCpuSeconds(), 1));
         cells.add(num(c.peakRssMb(), 0));
         cells.add(num(c.peakHeapMb(), 0));
         cells.add(num(c.filesWritten(), 0));

@@ -23,6 +23,8 @@ import io.lakesync.bench.measure.LagTracker.LagStats;
  * @param startupCpuSeconds CPU the contender process used from its start to READY
  * @param warmUp warm mode: the warm-up between READY and the timed window; null for a cold run
  * @param machine how busy the whole machine was in the timed window; null if unknown
+ * @param jitCpuSeconds CPU the contender's JIT compiler threads used in the timed window (part of
+ *     {@code cpuSeconds}): what compiling still cost it there; null if unknown
  */
 public record RunResult(
         String contender,
@@ -42,7 +44,8 @@ public record RunResult(
         LagStats lag,
         double startupCpuSeconds,
         WarmUp warmUp,
-        MachineLoad machine) {
+        MachineLoad machine,
+        Double jitCpuSeconds) {
 
     /**
      * What a warm run did before its timed window.
@@ -67,7 +70,7 @@ public record RunResult(
     /** A run whose contender never got going (failed or timed out before READY). */
     public static RunResult notStarted(String contender, int run, long rows, long logicalBytes, String why) {
         return new RunResult(contender, run, false, why, rows, logicalBytes, 0, 0, 0, -1, -1, 0, null, null, null, 0,
-                null, null);
+                null, null, null);
     }
 
     /** Whether the lake held exactly the expected rows (true when not checked). */

@@ -39,7 +39,7 @@ public final class Summaries {
         if (finished.isEmpty()) {
             return new ContenderSummary(label, description, runs.size(), 0, null, null, null, null, null, null,
                     maxMb(runs, RunResult::peakRssBytes), maxMb(runs, RunResult::peakHeapBytes), null,
-                    null, null, null, null, null, null, null, null, null, runs);
+                    null, null, null, null, null, null, null, null, null, null, runs);
         }
         double wall = median(finished, RunResult::wallSeconds);
         long rows = finished.get(0).rows();
@@ -47,6 +47,7 @@ public final class Summaries {
         boolean steady = finished.get(0).lag() != null;
         boolean checked = finished.stream().anyMatch(r -> r.lakeRows() != null);
         List<RunResult> warmed = finished.stream().filter(r -> r.warmUp() != null).toList();
+        List<RunResult> jitMeasured = finished.stream().filter(r -> r.jitCpuSeconds() != null).toList();
         return new ContenderSummary(
                 label,
                 description,
@@ -70,6 +71,7 @@ public final class Summaries {
                 median(finished, RunResult::startupCpuSeconds),
                 warmed.isEmpty() ? null : median(warmed, r -> r.warmUp().wallSeconds()),
                 warmed.isEmpty() ? null : median(warmed, r -> r.warmUp().cpuSeconds()),
+                jitMeasured.isEmpty() ? null : median(jitMeasured, RunResult::jitCpuSeconds),
                 runs);
     }
 
@@ -81,7 +83,7 @@ public final class Summaries {
                 BOUND,
                 "slower of read-bound and write-bound (" + slower.contender() + "): the best any tiering can do",
                 0, 0, slower.medianWallSeconds(), null, null, slower.rowsPerSecond(), slower.mbPerSecond(),
-                null, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, List.of());
     }
 
     static ContenderSummary withRatios(ContenderSummary line, ContenderSummary a) {
@@ -98,6 +100,7 @@ public final class Summaries {
                 line.startupCpuSeconds(),
                 line.warmUpWallSeconds(),
                 line.warmUpCpuSeconds(),
+                line.jitCpuSeconds(),
                 line.runResults());
     }
 

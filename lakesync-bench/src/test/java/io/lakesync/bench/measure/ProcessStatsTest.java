@@ -25,6 +25,21 @@ class ProcessStatsTest {
     }
 
     @Test
+    void countsOnlyTheJitCompilerThreads() throws Exception {
+        Path c2 = Files.writeString(dir.resolve("c2"),
+                "4711 (C2 CompilerThre) S 4700 4700 0 0 -1 1077936192 900 0 0 0 345 12 0 0 20 0 1 0 58 0 0\n");
+        Path namedOddly = Files.writeString(dir.resolve("odd"),
+                "4712 (a (b) c) S 4700 4700 0 0 -1 1077936192 900 0 0 0 999 999 0 0 20 0 1 0 58 0 0\n");
+        Path reader = Files.writeString(dir.resolve("reader"),
+                "4713 (lakesync-reader) R 4700 4700 0 0 -1 1077936192 900 0 0 0 800 40 0 0 20 0 1 0 58 0 0\n");
+
+        assertThat(ProcessStats.compilerTicks(c2)).isEqualTo(357);
+        assertThat(ProcessStats.compilerTicks(namedOddly)).isZero();
+        assertThat(ProcessStats.compilerTicks(reader)).isZero();
+        assertThat(ProcessStats.compilerTicks(dir.resolve("exited"))).isZero();
+    }
+
+    @Test
     void thisProcessHasUsedCpuAndMemory() {
         assertThat(ProcessStats.cpu(ProcessHandle.current())).isGreaterThan(Duration.ZERO);
         if (Files.exists(Path.of("/proc/self/status"))) {

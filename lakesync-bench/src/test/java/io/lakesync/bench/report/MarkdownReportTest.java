@@ -31,8 +31,8 @@ class MarkdownReportTest {
                 "A", "B", "read-bound", "write-bound"));
 
         assertThat(md).startsWith("### backfill-log — rows 1000000\n");
-        assertThat(md).contains("| A | 1/1 | 10.00 | 10.00–10.00 | 100,000 | 10.0 | 20.00 | 500 | 200 | 8 | 1.00× | 1.00× | ok |");
-        assertThat(md).contains("| B | 0/1 | DNF | DNF | DNF | DNF | – | 300 | 100 | – | – | – | – |");
+        assertThat(md).contains("| A | 1/1 | 10.00 | 10.00–10.00 | 100,000 | 10.0 | 20.00 | – | 500 | 200 | 8 | 1.00× | 1.00× | ok |");
+        assertThat(md).contains("| B | 0/1 | DNF | DNF | DNF | DNF | – | – | 300 | 100 | – | – | – | – |");
         assertThat(md).contains("| bound | – | 5.00 | – | 200,000 | 20.0 |");
         assertThat(md).contains("- **B**: B description — run 1: not synced within 10min");
         assertThat(md).doesNotContain("Lag p50", "Warm-up");
@@ -44,7 +44,25 @@ class MarkdownReportTest {
         String md = MarkdownReport.render(report(List.of(warm("A", 1, 10, 20, 30)), "A"));
 
         assertThat(md).contains("| Lake rows | Start-up CPU s | Warm-up wall s | Warm-up CPU s |");
-        assertThat(md).contains("| 20.00 | 500 | 200 | 8 | 1.00× | 1.00× | ok | 2.5 | 4.0 | 30.0 |");
+        assertThat(md).contains("| 20.00 | – | 500 | 200 | 8 | 1.00× | 1.00× | ok | 2.5 | 4.0 | 30.0 |");
+    }
+
+    @Test
+    void showsTheMedianJitCpuOfTheTimedWindows() {
+        String md = MarkdownReport.render(report(
+                List.of(withJit(run("A", 1, 10, 20), 0.5), withJit(run("A", 2, 11, 20), 0.9),
+                        withJit(run("A", 3, 12, 20), 0.7), withJit(dnf("A", 4), 9.0)),
+                "A"));
+
+        assertThat(md).contains("| CPU s / M rows | JIT CPU s | Peak RSS MB |");
+        assertThat(md).as("the DNF's figure left out").contains("| 20.00 | 0.7 | 500 |");
+    }
+
+    private static RunResult withJit(RunResult r, double jitCpuSeconds) {
+        return new RunResult(r.contender(), r.run(), r.finished(), r.note(), r.rows(), r.logicalBytes(),
+                r.wallSeconds(), r.startupSeconds(), r.cpuSeconds(), r.peakRssBytes(), r.peakHeapBytes(),
+                r.filesWritten(), r.lakeRows(), r.expectedLakeRows(), r.lag(), r.startupCpuSeconds(), r.warmUp(),
+                r.machine(), jitCpuSeconds);
     }
 
     @Test

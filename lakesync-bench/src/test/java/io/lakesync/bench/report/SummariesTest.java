@@ -16,18 +16,18 @@ class SummariesTest {
 
     static RunResult run(String contender, int run, double wall, double cpu) {
         return new RunResult(contender, run, true, null, ROWS, BYTES, wall, 1.0, cpu, 500L << 20, 200L << 20, 8,
-                ROWS, ROWS, null, 2.5, null, null);
+                ROWS, ROWS, null, 2.5, null, null, null);
     }
 
     /** A finished warm run: {@code warmUpCpu} CPU seconds before the timed window. */
     static RunResult warm(String contender, int run, double wall, double cpu, double warmUpCpu) {
         return new RunResult(contender, run, true, null, ROWS, BYTES, wall, 1.0, cpu, 500L << 20, 200L << 20, 8,
-                ROWS, ROWS, null, 2.5, new RunResult.WarmUp(4.0, warmUpCpu), null);
+                ROWS, ROWS, null, 2.5, new RunResult.WarmUp(4.0, warmUpCpu), null, null);
     }
 
     static RunResult dnf(String contender, int run) {
         return new RunResult(contender, run, false, "not synced within 10min", ROWS, BYTES, 600, 0.5, 90,
-                300L << 20, 100L << 20, 0, null, null, null, 2.0, null, null);
+                300L << 20, 100L << 20, 0, null, null, null, 2.0, null, null, null);
     }
 
     static Map<String, String> labels(String... labels) {
@@ -103,9 +103,9 @@ class SummariesTest {
     @Test
     void steadyRunsReportLagAndAWrongLakeCountIsFlagged() {
         RunResult steady = new RunResult("A", 1, true, null, ROWS, BYTES, 60, 1, 10, 1, 1, 3, null, null,
-                new LagStats(60, 20, 35, 40), 2, null, null);
+                new LagStats(60, 20, 35, 40), 2, null, null, null);
         RunResult wrong = new RunResult("B", 1, true, null, ROWS, BYTES, 5, 1, 10, 1, 1, 3, ROWS - 1, ROWS, null, 2,
-                null, null);
+                null, null, null);
         List<ContenderSummary> lines = Summaries.summarize(labels("A", "B"), List.of(steady, wrong));
         assertThat(lines.get(0).lagP99Seconds()).isEqualTo(35.0);
         assertThat(lines.get(0).lagMaxSeconds()).isEqualTo(40.0);
@@ -146,6 +146,6 @@ class SummariesTest {
         return new RunResult(r.contender(), r.run(), r.finished(), r.note(), r.rows(), r.logicalBytes(),
                 r.wallSeconds(), r.startupSeconds(), r.cpuSeconds(), r.peakRssBytes(), r.peakHeapBytes(),
                 r.filesWritten(), r.lakeRows(), r.expectedLakeRows(), r.lag(), r.startupCpuSeconds(), r.warmUp(),
-                machine);
+                machine, r.jitCpuSeconds());
     }
 }
