@@ -15,10 +15,10 @@ public enum ScenarioKind {
     private static final int WARM_TABLES = 50;
     private static final int BACKFILL_WARM_TABLES = 4;
     /**
-     * backfill-log: six times the timed rows. A warm-up of the timed size left both contenders' JIT compilers at
-     * work in the timed window on 2 cores, B's more than A's: its faster warm-up gave its compiler thread less time
-     * (B 1.0–1.1 against 0.78 CPU s per M rows once settled, A 1.66–1.87 against 1.6). With six times as many rows,
-     * the compiler threads' CPU in the timed window ({@code JIT CPU s}) is under a tenth of either's.
+     * backfill-log: six times the timed rows. After a warm-up of the timed size both contenders' JIT compilers were
+     * still at work in the timed window on 2 cores, the faster contender's more (its warm-up was over sooner); with
+     * six times as many rows the compiler threads' CPU in the timed window ({@code JIT CPU s}) fell to 0.2–0.7 of
+     * 4–8 CPU s (lakesync-bench README, "Warm-up size and the JIT").
      */
     private static final int BACKFILL_LOG_WARM_TABLES = 24;
 
