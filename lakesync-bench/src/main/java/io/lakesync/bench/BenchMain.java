@@ -76,7 +76,7 @@ public final class BenchMain implements Callable<Integer> {
     Long warmRows;
 
     @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 24 (backfill-log), "
-            + "4 (backfill-pk), min(--tables, 50) (many-tables).")
+            + "4 (backfill-pk), --tables (many-tables).")
     Integer warmTables;
 
     @Option(names = "--timeout", defaultValue = "10min",

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.fluss.metadata.TablePath;
@@ -166,13 +167,14 @@ public final class BenchRunner {
                 RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
                         (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
                 Duration cpuBefore = settings.timedFromLaunch() ? Duration.ZERO : child.cpu();
-                Duration jitBefore = settings.timedFromLaunch() ? Duration.ZERO : child.compilerCpu();
+                Optional<Duration> jitBefore =
+                        settings.timedFromLaunch() ? Optional.of(Duration.ZERO) : child.compilerCpu();
                 MachineWindow machine = MachineWindow.open();
                 Outcome outcome = warmUpFailure != null
                         ? new Outcome(false, 0, warmUpFailure, null)
                         : workload.drive(child, settings.timeout());
                 Duration cpu = child.cpu().minus(cpuBefore);
-                Duration jit = child.compilerCpu().minus(jitBefore);
+                Double jit = jitSeconds(jitBefore, child.compilerCpu());
                 double wall = settings.timedFromLaunch() ? startup + outcome.wallSeconds() : outcome.wallSeconds();
                 RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
@@ -190,7 +192,7 @@ public final class BenchRunner {
                 return new RunResult(contender.label(), run, outcome.finished(), outcome.note(), workload.rows(),
                         workload.logicalBytes(), wall, startup, seconds(cpu), peakRss,
                         peakHeap(stats), files, lakeRows, expected, outcome.lag(), seconds(startupCpu),
-                        warmUpFigures, load, seconds(jit));
+                        warmUpFigures, load, jit);
             }
         } finally {
             for (TablePath table : toDrop) {
@@ -270,7 +272,7 @@ public final class BenchRunner {
                 Duration startupCpu;
                 RunResult.WarmUp warmUpFigures = null;
                 Duration cpuBefore;
-                Duration jitBefore;
+                Optional<Duration> jitBefore;
                 long start;
                 MachineWindow machine;
                 try {
@@ -291,7 +293,7 @@ public final class BenchRunner {
                                 seconds(cpuBefore.minus(startupCpu)));
                         start = warmed;
                     }
-                    jitBefore = settings.timedFromLaunch() ? Duration.ZERO : child.compilerCpu();
+                    jitBefore = settings.timedFromLaunch() ? Optional.of(Duration.ZERO) : child.compilerCpu();
                     machine = MachineWindow.open();
                 } catch (ContenderFailedException | TimeoutException e) {
                     child.stop();
@@ -306,7 +308,7 @@ public final class BenchRunner {
                 }
                 double wall = (System.nanoTime() - start) / 1e9;
                 Duration cpu = child.cpu().minus(cpuBefore);
-                Duration jit = child.compilerCpu().minus(jitBefore);
+                Double jit = jitSeconds(jitBefore, child.compilerCpu());
                 RunResult.MachineLoad load = machine.close();
                 long peakRss = child.peakRssBytes();
                 Map<String, Object> stats = child.stop();
@@ -316,7 +318,7 @@ public final class BenchRunner {
                 }
                 return new RunResult(contender.label(), run, note == null, note, workload.rows(),
                         workload.logicalBytes(), wall, startup, seconds(cpu), peakRss, peakHeap(stats), files,
-                        null, null, null, seconds(startupCpu), warmUpFigures, load, seconds(jit));
+                        null, null, null, seconds(startupCpu), warmUpFigures, load, jit);
             }
         } finally {
             for (TablePath scratch : scratches) {
@@ -326,6 +328,14 @@ public final class BenchRunner {
                 cluster.drop(table);
             }
         }
+    }
+
+    /** The compilers' CPU between two readings, or null when either is unknown (no {@code /proc}, a dead JVM). */
+    static Double jitSeconds(Optional<Duration> before, Optional<Duration> after) {
+        if (before.isEmpty() || after.isEmpty() || after.get().compareTo(before.get()) < 0) {
+            return null;
+        }
+        return seconds(after.get().minus(before.get()));
     }
 
     private static double seconds(Duration duration) {

@@ -64,6 +64,8 @@ class BenchMainTest {
         BenchSettings many = parse("--scenario", "many-tables", "--warm-tables", "20");
         assertThat(many.warm()).isEqualTo(new BenchSettings.Warm(1_000, 20));
         assertThat(parse("--scenario", "many-tables", "--tables", "10").warm().tables()).isEqualTo(10);
+        assertThat(parse("--scenario", "many-tables").warm()).as("as many tables as the timed run")
+                .isEqualTo(new BenchSettings.Warm(1_000, 200));
         assertThat(many.reportSettings()).containsEntry("warm-up", "20 tables × 1,000 rows");
     }
 

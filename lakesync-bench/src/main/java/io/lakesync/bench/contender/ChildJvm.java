@@ -123,8 +123,8 @@ public final class ChildJvm implements AutoCloseable {
         return ProcessStats.cpu(process.toHandle());
     }
 
-    /** CPU the contender's JIT compiler threads have used so far. */
-    public Duration compilerCpu() {
+    /** CPU the contender's JIT compiler threads have used so far; empty where unknown. */
+    public Optional<Duration> compilerCpu() {
         return ProcessStats.compilerCpu(process.pid());
     }
 

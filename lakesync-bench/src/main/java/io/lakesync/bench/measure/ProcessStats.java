@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /** A process's own CPU and memory accounting, read from outside the process. */
@@ -26,10 +27,10 @@ public final class ProcessStats {
     }
 
     /**
-     * User plus system CPU the process's JIT compiler threads have used so far, {@link Duration#ZERO} where
-     * {@code /proc} does not say: what the JVM still spends compiling the code it runs.
+     * User plus system CPU the process's JIT compiler threads have used so far (what the JVM still spends
+     * compiling the code it runs), or empty where {@code /proc} does not say or the process is gone.
      */
-    public static Duration compilerCpu(long pid) {
+    public static Optional<Duration> compilerCpu(long pid) {
         Path tasks = Path.of("/proc", String.valueOf(pid), "task");
         long ticks = 0;
         try (Stream<Path> threads = Files.list(tasks)) {
@@ -37,9 +38,9 @@ public final class ProcessStats {
                 ticks += compilerTicks(thread.resolve("stat"));
             }
         } catch (IOException | RuntimeException e) {
-            return Duration.ZERO;
+            return Optional.empty();
         }
-        return Duration.ofNanos(ticks * NANOS_PER_TICK);
+        return Optional.of(Duration.ofNanos(ticks * NANOS_PER_TICK));
     }
 
     /** A thread's CPU ticks if it is a JIT compiler thread, else 0 (also when it exited meanwhile). */

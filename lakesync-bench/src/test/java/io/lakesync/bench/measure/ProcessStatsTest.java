@@ -40,6 +40,11 @@ class ProcessStatsTest {
     }
 
     @Test
+    void noCompilerFiguresForAProcessThatIsGone() {
+        assertThat(ProcessStats.compilerCpu(Long.MAX_VALUE)).isEmpty();
+    }
+
+    @Test
     void thisProcessHasUsedCpuAndMemory() {
         assertThat(ProcessStats.cpu(ProcessHandle.current())).isGreaterThan(Duration.ZERO);
         if (Files.exists(Path.of("/proc/self/status"))) {
