@@ -72,7 +72,7 @@ public final class BenchMain implements Callable<Integer> {
     boolean cold;
 
     @Option(names = "--warm-rows", description = "Warm mode: rows (operations) of each warm-up table. Defaults: "
-            + "--rows / 4 (backfills: four tables), --rows (many-tables).")
+            + "--rows / 4 (backfills), --rows (many-tables).")
     Long warmRows;
 
     @Option(names = "--warm-tables", description = "Warm mode: warm-up tables. Defaults: 24 (backfill-log), "

@@ -62,8 +62,9 @@ public enum ScenarioKind {
     }
 
     /**
-     * Warm mode: rows (or operations) of each warm-up table unless given. A backfill's warm-up holds as many rows
-     * as the timed table, split over {@link #BACKFILL_WARM_TABLES} tables: the contender runs the very workload
+     * Warm mode: rows (or operations) of each warm-up table unless given. A backfill's warm-up tables hold a
+     * {@link #BACKFILL_WARM_TABLES}th of the timed table each (backfill-pk: four of them, as many operations as the
+     * timed table; backfill-log: more, see {@link #BACKFILL_LOG_WARM_TABLES}): the contender runs the very workload
      * it is timed on, in several rounds. One round of the same size left B's primary-key path less compiled (code
      * that runs once per bucket and round is compiled after enough rounds, not rows): 8.2 against 3.8 CPU s for
      * the same timed round (lakesync-bench README). Many-tables: tables of the timed size.
