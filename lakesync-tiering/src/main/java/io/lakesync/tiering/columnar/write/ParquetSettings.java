@@ -129,12 +129,13 @@ record ParquetSettings(
      * one static object that every build rebinds to the properties built: every writer in the JVM would create
      * its value encoders with the properties built last, on any thread, so with their allocator (another
      * writer's {@link PageBufferPool}, which is not thread-safe: one buffer lent to two threads' encoders, pages
-     * overwritten) and their dictionary and page settings. Its PLAIN encoders are {@link PlainPageValues}.
+     * overwritten) and their dictionary and page settings. Some of its encoders are made cheaper per value
+     * ({@link PageValuesFactory}).
      */
     static ParquetProperties build(ParquetProperties.Builder builder, WriterVersion writerVersion) {
         ValuesWriterFactory values = writerVersion == WriterVersion.PARQUET_1_0
                 ? new DefaultV1ValuesWriterFactory()
                 : new DefaultV2ValuesWriterFactory();
-        return builder.withValuesWriterFactory(PlainPageValues.factory(values)).build();
+        return builder.withValuesWriterFactory(new PageValuesFactory(values)).build();
     }
 }

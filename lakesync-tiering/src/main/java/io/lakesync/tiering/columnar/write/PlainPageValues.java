@@ -7,14 +7,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.paimon.shade.org.apache.parquet.bytes.BytesInput;
-import org.apache.paimon.shade.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.paimon.shade.org.apache.parquet.column.Encoding;
-import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
 import org.apache.paimon.shade.org.apache.parquet.column.values.ValuesWriter;
-import org.apache.paimon.shade.org.apache.parquet.column.values.factory.ValuesWriterFactory;
-import org.apache.paimon.shade.org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.paimon.shade.org.apache.parquet.column.values.plain.PlainValuesWriter;
-import org.apache.paimon.shade.org.apache.parquet.column.values.RequiresFallback;
 import org.apache.paimon.shade.org.apache.parquet.io.ParquetEncodingException;
 import org.apache.paimon.shade.org.apache.parquet.io.api.Binary;
 
@@ -131,41 +126,5 @@ final class PlainPageValues extends ValuesWriter {
     @Override
     public String memUsageString(String prefix) {
         return String.format("%s PLAIN %,d bytes", prefix, buffer.length);
-    }
-
-    /**
-     * A values-writer factory whose writers are {@code delegate}'s, except that each {@link PlainValuesWriter}, alone
-     * or as the fallback of a dictionary, is a {@link PlainPageValues}: the same encodings, chosen by the same rules.
-     */
-    static ValuesWriterFactory factory(ValuesWriterFactory delegate) {
-        return new ValuesWriterFactory() {
-            private int initialSize;
-
-            @Override
-            public void initialize(ParquetProperties properties) {
-                delegate.initialize(properties);
-                initialSize = properties.getInitialSlabSize();
-            }
-
-            @Override
-            public ValuesWriter newValuesWriter(ColumnDescriptor descriptor) {
-                ValuesWriter writer = delegate.newValuesWriter(descriptor);
-                if (writer.getClass() == PlainValuesWriter.class) {
-                    writer.close();
-                    return new PlainPageValues(initialSize);
-                }
-                if (writer instanceof FallbackValuesWriter<?, ?> fallback
-                        && fallback.fallBackWriter.getClass() == PlainValuesWriter.class) {
-                    fallback.fallBackWriter.close();
-                    return withPlainFallback(fallback, initialSize);
-                }
-                return writer;
-            }
-        };
-    }
-
-    private static <I extends ValuesWriter & RequiresFallback> ValuesWriter withPlainFallback(
-            FallbackValuesWriter<I, ?> writer, int initialSize) {
-        return FallbackValuesWriter.of(writer.initialWriter, new PlainPageValues(initialSize));
     }
 }

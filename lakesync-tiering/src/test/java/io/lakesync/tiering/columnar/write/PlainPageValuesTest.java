@@ -6,18 +6,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.apache.paimon.shade.org.apache.parquet.bytes.HeapByteBufferAllocator;
-import org.apache.paimon.shade.org.apache.parquet.column.ColumnDescriptor;
 import org.apache.paimon.shade.org.apache.parquet.column.Encoding;
-import org.apache.paimon.shade.org.apache.parquet.column.ParquetProperties;
-import org.apache.paimon.shade.org.apache.parquet.column.values.ValuesWriter;
-import org.apache.paimon.shade.org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
-import org.apache.paimon.shade.org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
-import org.apache.paimon.shade.org.apache.parquet.column.values.fallback.FallbackValuesWriter;
-import org.apache.paimon.shade.org.apache.parquet.column.values.plain.BooleanPlainValuesWriter;
 import org.apache.paimon.shade.org.apache.parquet.column.values.plain.PlainValuesWriter;
 import org.apache.paimon.shade.org.apache.parquet.io.api.Binary;
-import org.apache.paimon.shade.org.apache.parquet.schema.MessageType;
-import org.apache.paimon.shade.org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 
 class PlainPageValuesTest {
@@ -76,27 +67,5 @@ class PlainPageValuesTest {
         }
         assertThat(ours.getEncoding()).isEqualTo(parquetMr.getEncoding()).isEqualTo(Encoding.PLAIN);
         parquetMr.close();
-    }
-
-    @Test
-    void theFactoryReplacesOnlyParquetMrsPlainWritersKeepingDictionariesAndTheirFallback() {
-        MessageType schema = MessageTypeParser.parseMessageType(
-                "message t { optional int64 id; optional binary name (STRING); optional int64 amount;"
-                        + " optional boolean flag; }");
-        ParquetProperties properties = ParquetProperties.builder()
-                .withDictionaryEncoding("id", false)
-                .withValuesWriterFactory(PlainPageValues.factory(new DefaultV1ValuesWriterFactory()))
-                .build();
-        ColumnDescriptor id = schema.getColumns().get(0);
-        ColumnDescriptor name = schema.getColumns().get(1);
-        ColumnDescriptor flag = schema.getColumns().get(3);
-
-        assertThat(properties.newValuesWriter(id)).isInstanceOf(PlainPageValues.class);
-        ValuesWriter withDictionary = properties.newValuesWriter(name);
-        assertThat(withDictionary).isInstanceOf(FallbackValuesWriter.class);
-        FallbackValuesWriter<?, ?> fallback = (FallbackValuesWriter<?, ?>) withDictionary;
-        assertThat(fallback.initialWriter).isInstanceOf(DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter.class);
-        assertThat(fallback.fallBackWriter).isInstanceOf(PlainPageValues.class);
-        assertThat(properties.newValuesWriter(flag)).isInstanceOf(BooleanPlainValuesWriter.class);
     }
 }
