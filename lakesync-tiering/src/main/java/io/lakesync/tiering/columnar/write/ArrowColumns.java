@@ -50,17 +50,19 @@ final class ArrowColumns {
     private static final int NOT_COMPARED = 0;
 
     /**
-     * Writes the value at {@code row} of a bound vector, known not to be null; {@code rowView}: the same row as a
-     * Fluss row, read only by the columns without a vector reader.
+     * Writes the values of rows {@code [from, to)} of a bound vector, known not to be null; {@code rowView}: row
+     * {@code from} as a Fluss row, read only by the columns without a vector reader, which are only ever asked for
+     * one row.
+     * One loop per column type, so that a column's values go to its Parquet writer without a dispatch per value.
      */
     @FunctionalInterface
-    private interface VectorValue {
-        void write(@Nullable InternalRow rowView, int row, ColumnWriter out, int definitionLevel);
+    private interface VectorValues {
+        void write(@Nullable InternalRow rowView, int from, int to, ColumnWriter out, int definitionLevel);
     }
 
     private final DataTypeRoot[] types;
     private final ValueEncoder[] rowEncoders;
-    private final VectorValue[] values;
+    private final VectorValues[] values;
     /** Per column, the bound batch's validity bits, or null when the column has no null in the batch. */
     private final byte[][] validity;
     /** Per column, the arrays the batch's buffers are copied into (validity, values, offsets), reused. */
@@ -85,7 +87,7 @@ final class ArrowColumns {
         for (int i = 0; i < types.length; i++) {
             types[i] = rowType.getTypeAt(i).getTypeRoot();
         }
-        this.values = new VectorValue[rowEncoders.length];
+        this.values = new VectorValues[rowEncoders.length];
         this.validity = new byte[rowEncoders.length][];
         this.validityBuffers = new byte[rowEncoders.length][];
         this.valueBuffers = new byte[rowEncoders.length][];
@@ -127,13 +129,48 @@ final class ArrowColumns {
     }
 
     boolean isNull(int column, int row) {
-        byte[] bits = validity[column];
-        return bits != null && (bits[row >>> 3] & (1 << (row & 7))) == 0;
+        return isNull(validity[column], row);
     }
 
-    /** Writes the value at {@code row} of the bound batch; {@code rowView}: that row, see {@link VectorValue}. */
-    void write(int column, @Nullable InternalRow rowView, int row, ColumnWriter out, int definitionLevel) {
-        values[column].write(rowView, row, out, definitionLevel);
+    /** Whether some row of {@code [from, to)} of {@code column} of the bound batch is null. */
+    boolean hasNull(int column, int from, int to) {
+        byte[] bits = validity[column];
+        for (int row = from; bits != null && row < to; row++) {
+            if (isNull(bits, row)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isNull(@Nullable byte[] validityBits, int row) {
+        return validityBits != null && (validityBits[row >>> 3] & (1 << (row & 7))) == 0;
+    }
+
+    /**
+     * Writes rows {@code [from, to)} of {@code column} of the bound batch, a null as a null, each run of non-null
+     * rows in one call of the column's loop; {@code rowView}: row {@code from}, see {@link VectorValues} (the range
+     * is then one row).
+     */
+    void write(int column, @Nullable InternalRow rowView, int from, int to, ColumnWriter out, int definitionLevel) {
+        byte[] bits = validity[column];
+        if (bits == null) {
+            values[column].write(rowView, from, to, out, definitionLevel);
+            return;
+        }
+        for (int row = from; row < to; ) {
+            if (isNull(bits, row)) {
+                out.writeNull(0, definitionLevel - 1);
+                row++;
+                continue;
+            }
+            int end = row + 1;
+            while (end < to && !isNull(bits, end)) {
+                end++;
+            }
+            values[column].write(rowView, row, end, out, definitionLevel);
+            row = end;
+        }
     }
 
     /**
@@ -209,7 +246,7 @@ final class ArrowColumns {
         return true;
     }
 
-    private VectorValue bind(int column, FieldVector vector) {
+    private VectorValues bind(int column, FieldVector vector) {
         int count = vector.getValueCount();
         valueWidths[column] = switch (types[column]) {
             case CHAR, VARCHAR, BINARY, VARBINARY ->
@@ -227,62 +264,90 @@ final class ArrowColumns {
                     byte[] offsets = copy(vector.getOffsetBuffer(), (count + 1) * 4L, offsetBuffers, column);
                     int length = count == 0 ? 0 : (int) INTS.get(offsets, count * 4);
                     byte[] bytes = copy(vector.getDataBuffer(), length, valueBuffers, column);
-                    return (rowView, row, out, dl) -> {
-                        int start = (int) INTS.get(offsets, row * 4);
-                        int end = (int) INTS.get(offsets, row * 4 + 4);
-                        out.write(Binary.fromReusedByteArray(bytes, start, end - start), 0, dl);
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
+                            int start = (int) INTS.get(offsets, row * 4);
+                            int end = (int) INTS.get(offsets, row * 4 + 4);
+                            out.write(Binary.fromReusedByteArray(bytes, start, end - start), 0, dl);
+                        }
                     };
                 }
             }
             case BIGINT -> {
                 if (vector instanceof BigIntVector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Long.BYTES, valueBuffers, column);
-                    return (rowView, row, out, dl) -> out.write((long) LONGS.get(data, row * Long.BYTES), 0, dl);
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
+                            out.write((long) LONGS.get(data, row * Long.BYTES), 0, dl);
+                        }
+                    };
                 }
             }
             case INTEGER, DATE -> {
                 if (vector instanceof IntVector || vector instanceof DateDayVector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Integer.BYTES, valueBuffers, column);
-                    return (rowView, row, out, dl) -> out.write((int) INTS.get(data, row * Integer.BYTES), 0, dl);
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
+                            out.write((int) INTS.get(data, row * Integer.BYTES), 0, dl);
+                        }
+                    };
                 }
             }
             case SMALLINT -> {
                 if (vector instanceof SmallIntVector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Short.BYTES, valueBuffers, column);
-                    return (rowView, row, out, dl) ->
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
                             out.write((int) (short) SHORTS.get(data, row * Short.BYTES), 0, dl);
+                        }
+                    };
                 }
             }
             case TINYINT -> {
                 if (vector instanceof TinyIntVector) {
                     byte[] data = copy(vector.getDataBuffer(), count, valueBuffers, column);
-                    return (rowView, row, out, dl) -> out.write((int) data[row], 0, dl);
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
+                            out.write((int) data[row], 0, dl);
+                        }
+                    };
                 }
             }
             case BOOLEAN -> {
                 if (vector instanceof BitVector) {
                     byte[] bits = copy(vector.getDataBuffer(), (count + 7) / 8, valueBuffers, column);
-                    return (rowView, row, out, dl) -> out.write((bits[row >>> 3] & (1 << (row & 7))) != 0, 0, dl);
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
+                            out.write((bits[row >>> 3] & (1 << (row & 7))) != 0, 0, dl);
+                        }
+                    };
                 }
             }
             case FLOAT -> {
                 if (vector instanceof Float4Vector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Float.BYTES, valueBuffers, column);
-                    return (rowView, row, out, dl) -> out.write((float) FLOATS.get(data, row * Float.BYTES), 0, dl);
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
+                            out.write((float) FLOATS.get(data, row * Float.BYTES), 0, dl);
+                        }
+                    };
                 }
             }
             case DOUBLE -> {
                 if (vector instanceof Float8Vector) {
                     byte[] data = copy(vector.getDataBuffer(), (long) count * Double.BYTES, valueBuffers, column);
-                    return (rowView, row, out, dl) ->
+                    return (rowView, from, to, out, dl) -> {
+                        for (int row = from; row < to; row++) {
                             out.write((double) DOUBLES.get(data, row * Double.BYTES), 0, dl);
+                        }
+                    };
                 }
             }
             default -> { }
         }
         ValueEncoder encoder = rowEncoders[column];
         readsRowView = true;
-        return (rowView, row, out, dl) -> encoder.write(rowView, column, out, dl);
+        return (rowView, from, to, out, dl) -> encoder.write(rowView, column, out, dl);
     }
 
     /** The first {@code length} bytes of {@code buffer}, in the column's array of {@code arrays}, grown if needed. */

@@ -136,24 +136,45 @@ final class ParquetDataFile {
     /** {@link #append(LogRecord, int)} for a record of an Arrow batch, its values read from the batch's vectors. */
     void append(ArrowBatchRecord record, ArrowColumns vectors, int bucket) throws IOException {
         bind(vectors, record.vectors(), record.batchId());
-        writeArrowValues(vectors, record.getRow(), record.rowId());
+        writeArrowValues(vectors, record.getRow(), record.rowId(), record.rowId() + 1);
         endRecord(record.logOffset(), timestamp(record.timestamp()), bucket);
     }
 
     /**
      * Appends rows {@code [from, to)} of the range's batch, of Fluss bucket {@code bucket}, their values read from
-     * the batch's vectors: the same values, row by row, as {@link #append(ArrowBatchRecord, ArrowColumns, int)}
-     * for each of their records, without a record object per row. Row by row rather than column by column:
-     * parquet-mr decides in {@code endRecord} from its own private state whether to write pages, so a row's
-     * values must all be in the column writers when its {@code endRecord} runs, or the pages would differ.
+     * the batch's vectors: the same values, and the same pages, as {@link #append(ArrowBatchRecord, ArrowColumns,
+     * int)} for each of their records, without a record object per row. Column by column over the rows up to the
+     * next point where parquet-mr checks its page sizes or this file its row-group size (the only points where
+     * buffered values decide anything, see {@link PageSizeChecks}), so each column's values go out in one loop;
+     * row by row where a column is read through the row view, or where those points are not known.
      */
     void append(ArrowAppendRange range, int from, int to, ArrowColumns vectors, int bucket) throws IOException {
         bind(vectors, range.vectors(), range.batchId());
-        boolean readsRowView = vectors.readsRowView();
         long timestamp = timestamp(range.timestamp());
-        for (int row = from; row < to; row++) {
-            writeArrowValues(vectors, readsRowView ? range.rowAt(row) : null, row);
-            endRecord(range.offsetOf(row), timestamp, bucket);
+        if (vectors.readsRowView() || !PageSizeChecks.KNOWN) {
+            for (int row = from; row < to; row++) {
+                writeArrowValues(vectors, vectors.readsRowView() ? range.rowAt(row) : null, row, row + 1);
+                endRecord(range.offsetOf(row), timestamp, bucket);
+            }
+            return;
+        }
+        for (int row = from; row < to; ) {
+            int end = (int) Math.min(to, row + Math.min(
+                    PageSizeChecks.rowsBeforeNext(columnStore, rowsInGroup), nextGroupCheck - rowsInGroup));
+            writeArrowValues(vectors, null, row, end);
+            for (int r = row; r < end; r++) {
+                columns[businessFields].write(bucket, 0, maxDefinitionLevels[businessFields]);
+            }
+            for (int r = row; r < end; r++) {
+                columns[businessFields + 1].write(range.offsetOf(r), 0, maxDefinitionLevels[businessFields + 1]);
+            }
+            for (int r = row; r < end; r++) {
+                columns[businessFields + 2].write(timestamp, 0, maxDefinitionLevels[businessFields + 2]);
+            }
+            for (int r = row; r < end; r++) {
+                endRow();
+            }
+            row = end;
         }
     }
 
@@ -162,14 +183,22 @@ final class ParquetDataFile {
         checkWidth(vectors.batchWidth());
     }
 
-    /** Writes the business columns of row {@code row} of the bound batch; {@code rowView}: see {@link ArrowColumns}. */
-    private void writeArrowValues(ArrowColumns vectors, @Nullable InternalRow rowView, int row) {
+    /**
+     * Writes the business columns of rows {@code [from, to)} of the bound batch, column by column; {@code rowView}:
+     * see {@link ArrowColumns}.
+     */
+    private void writeArrowValues(ArrowColumns vectors, @Nullable InternalRow rowView, int from, int to) {
         int present = vectors.present();
         for (int i = 0; i < businessFields; i++) {
-            if (i >= present || vectors.isNull(i, row)) {
-                writeNull(i);
+            if (i >= present) {
+                for (int row = from; row < to; row++) {
+                    writeNull(i);
+                }
             } else {
-                vectors.write(i, rowView, row, columns[i], maxDefinitionLevels[i]);
+                if (maxDefinitionLevels[i] == 0 && vectors.hasNull(i, from, to)) {
+                    throw nullInNotNullColumn(i);
+                }
+                vectors.write(i, rowView, from, to, columns[i], maxDefinitionLevels[i]);
             }
         }
     }
@@ -215,10 +244,14 @@ final class ParquetDataFile {
 
     private void writeNull(int column) {
         if (maxDefinitionLevels[column] == 0) {
-            throw new IllegalArgumentException("Column '" + schema.getFields().get(column).getName()
-                    + "' of the lake table is NOT NULL but the record holds null.");
+            throw nullInNotNullColumn(column);
         }
         columns[column].writeNull(0, maxDefinitionLevels[column] - 1);
+    }
+
+    private IllegalArgumentException nullInNotNullColumn(int column) {
+        return new IllegalArgumentException("Column '" + schema.getFields().get(column).getName()
+                + "' of the lake table is NOT NULL but the record holds null.");
     }
 
     /**
