@@ -58,7 +58,7 @@ public final class LakeSyncOptions {
             key("tiering.workers")
                     .intType()
                     // A round waits on Fluss round trips for more than half its time: on 2 cores, 4 rounds at
-                    // once left the CPU idle between them (lakesync-bench results s42, s43).
+                    // once left the CPU idle between them.
                     .defaultValue(6)
                     .withDescription("How many tables one lakesync instance syncs at the same time.");
 
@@ -117,7 +117,7 @@ public final class LakeSyncOptions {
                     .defaultValue(Duration.ofMinutes(5))
                     .withDescription("How long one hand-out of a table may be kept in continuous mode.");
 
-    // Columnar speed path (issue 13)
+    // Columnar speed path
 
     public static final ConfigOption<Boolean> TIERING_COLUMNAR_READ =
             key("tiering.columnar-read")
@@ -129,7 +129,7 @@ public final class LakeSyncOptions {
                                     + "remote storage and what the columnar reader cannot decode are read by the row "
                                     + "reader, per bucket.");
 
-    // Columnar write (issue 13): log tables' Parquet data files written column by column.
+    // Columnar write: log tables' Parquet data files written column by column.
     public static final ConfigOption<Boolean> TIERING_COLUMNAR_WRITE =
             key("tiering.columnar-write")
                     .booleanType()
@@ -141,7 +141,7 @@ public final class LakeSyncOptions {
                                     + "columns and timestamps above precision 6 keep the row writer, per table; "
                                     + "primary-key tables too, unless tiering.columnar-write-primary-key is on.");
 
-    // Columnar write of primary-key tables (issue 13, point 3): level-0 data and changelog files sorted and
+    // Columnar write of primary-key tables: level-0 data and changelog files sorted and
     // encoded column by column.
     public static final ConfigOption<Boolean> TIERING_COLUMNAR_WRITE_PRIMARY_KEY =
             key("tiering.columnar-write-primary-key")

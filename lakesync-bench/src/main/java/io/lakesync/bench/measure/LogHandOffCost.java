@@ -24,8 +24,8 @@ import org.apache.paimon.types.DataTypes;
 
 /**
  * The CPU and allocation per row of the columnar log write on one thread, for the two ways a log batch reaches
- * {@link ParquetAppendWriter}: record by record ({@code per-record}, what every log batch took before issue 13's
- * batch hand-off) and as one range of rows per batch ({@code range}). The benchmark's log rows, in Arrow batches
+ * {@link ParquetAppendWriter}: record by record ({@code per-record}, what every log batch took before the batch
+ * hand-off) and as one range of rows per batch ({@code range}). The benchmark's log rows, in Arrow batches
  * of {@value #BATCH_ROWS} rows built in memory before the timed part, are written into a bucket-unaware Paimon
  * table on local disk (files finished, not committed); the thread's CPU and allocated bytes are read from
  * {@code com.sun.management.ThreadMXBean} around each repetition, and the process's CPU (garbage collection and
