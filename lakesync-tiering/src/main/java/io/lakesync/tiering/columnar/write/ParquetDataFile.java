@@ -159,8 +159,10 @@ final class ParquetDataFile {
             return;
         }
         for (int row = from; row < to; ) {
-            int end = (int) Math.min(to, row + Math.min(
-                    PageSizeChecks.rowsBeforeNext(columnStore, rowsInGroup), nextGroupCheck - rowsInGroup));
+            // At least one row: a row-group check already due runs at the next row's end, as row by row.
+            long beforeCheck = Math.min(
+                    PageSizeChecks.rowsBeforeNext(columnStore, rowsInGroup), nextGroupCheck - rowsInGroup);
+            int end = (int) Math.min(to, row + Math.max(1, beforeCheck));
             writeArrowValues(vectors, null, row, end);
             for (int r = row; r < end; r++) {
                 columns[businessFields].write(bucket, 0, maxDefinitionLevels[businessFields]);
