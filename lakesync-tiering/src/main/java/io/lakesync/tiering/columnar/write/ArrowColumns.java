@@ -50,10 +50,10 @@ final class ArrowColumns {
     private static final int NOT_COMPARED = 0;
 
     /**
-     * Writes the values of rows {@code [from, to)} of a bound vector, known not to be null; {@code rowView}: row
+     * Writes the values of rows {@code [from, to)} of a bound vector, known not to be null, in one loop per column
+     * type, so that a column's values reach its Parquet writer without a dispatch per value; {@code rowView}: row
      * {@code from} as a Fluss row, read only by the columns without a vector reader, which are only ever asked for
      * one row.
-     * One loop per column type, so that a column's values go to its Parquet writer without a dispatch per value.
      */
     @FunctionalInterface
     private interface VectorValues {
