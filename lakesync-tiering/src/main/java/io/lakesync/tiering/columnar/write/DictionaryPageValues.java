@@ -44,10 +44,14 @@ final class DictionaryPageValues {
         public void writeLong(long v) {
             if (last.is(v)) {
                 encodedValues.add(last.id);
+                return;
+            }
+            long bytesBefore = dictionaryByteSize;
+            super.writeLong(v);
+            if (dictionaryByteSize > bytesBefore) {
+                last.remember(v, getDictionarySize() - 1); // new: the last id given
             } else {
-                int entries = getDictionarySize();
-                super.writeLong(v);
-                last.wrote(v, entries, getDictionarySize());
+                last.forget();
             }
         }
 
@@ -75,7 +79,7 @@ final class DictionaryPageValues {
         }
     }
 
-    /** The number written last and its id, known only when it was new to the dictionary (its id: the entries before). */
+    /** The number written last and its id, known only when that number was new to the dictionary. */
     private static final class LastNewValue {
         private boolean known;
         private long value;
@@ -85,10 +89,10 @@ final class DictionaryPageValues {
             return known && v == value;
         }
 
-        void wrote(long v, int entriesBefore, int entriesAfter) {
-            known = entriesAfter > entriesBefore;
+        void remember(long v, int newId) {
+            known = true;
             value = v;
-            id = entriesBefore;
+            id = newId;
         }
 
         void forget() {

@@ -540,13 +540,7 @@ class ParquetAppendWriterTest {
             rowMessages = rowWriter.complete();
             columnMessages = columnWriter.complete();
         }
-        commitMessages(rows, rowMessages);
-        commitMessages(columns, columnMessages);
-
-        assertThat(read(columns)).hasSize(6000).containsExactlyElementsOf(read(rows));
-        assertThat(files(columns)).isEqualTo(files(rows));
-        List<List<String>> layout = layout(columns);
-        assertThat(layout).isEqualTo(layout(rows));
+        List<List<String>> layout = commitAndCompare(rows, rowMessages, columns, columnMessages, 6000);
         if (expectedPlain != null) {
             String chunks = layout.toString();
             for (String unique : expectedPlain.split(" ")) {
@@ -628,12 +622,27 @@ class ParquetAppendWriterTest {
             assertThatThrownBy(() -> arrow.replay(nullInNotNull, new TableBucket(1, 0), columnWriter))
                     .hasMessageContaining("Column 'i' of the lake table is NOT NULL");
         }
+        commitAndCompare(rows, rowMessages, columns, columnMessages, 12_000);
+    }
+
+    /**
+     * Commits the row writer's and the columnar writer's files, each into its table, and asserts that the columnar
+     * table holds the same {@code expectedRows} rows, file metadata and Parquet layout; returns that layout.
+     */
+    private static List<List<String>> commitAndCompare(
+            FileStoreTable rows,
+            List<CommitMessage> rowMessages,
+            FileStoreTable columns,
+            List<CommitMessage> columnMessages,
+            int expectedRows)
+            throws Exception {
         commitMessages(rows, rowMessages);
         commitMessages(columns, columnMessages);
-
-        assertThat(read(columns)).hasSize(12_000).containsExactlyElementsOf(read(rows));
+        assertThat(read(columns)).hasSize(expectedRows).containsExactlyElementsOf(read(rows));
         assertThat(files(columns)).isEqualTo(files(rows));
-        assertThat(layout(columns)).isEqualTo(layout(rows));
+        List<List<String>> layout = layout(columns);
+        assertThat(layout).isEqualTo(layout(rows));
+        return layout;
     }
 
     /** A string per {@code n < 4096}, all of the same 31-based hash: "Aa" and "BB" hash alike, so all their joins do. */
