@@ -170,6 +170,7 @@ public final class BenchRunner {
                 Optional<Duration> jitBefore =
                         settings.timedFromLaunch() ? Optional.of(Duration.ZERO) : child.compilerCpu();
                 MachineWindow machine = MachineWindow.open();
+                child.resume();
                 Outcome outcome = warmUpFailure != null
                         ? new Outcome(false, 0, warmUpFailure, null)
                         : workload.drive(child, settings.timeout());
@@ -203,8 +204,9 @@ public final class BenchRunner {
 
     /**
      * Syncs the warm-up, checks its lake rows, drops its tables (so that no round of them falls into the timed
-     * window), makes sure no timed table was tiered yet, and releases the timed tables. Returns why the run cannot
-     * go on, or null.
+     * window), makes sure no timed table was tiered yet, and releases the timed tables with the contender
+     * {@linkplain ChildJvm#pause paused}, so that the clock starts with all of them queued; the caller resumes it
+     * as the clock starts. Returns why the run cannot go on, or null.
      */
     private String warmUp(BenchCluster cluster, Workload warmUp, Workload timed, ChildJvm child, List<TablePath> toDrop)
             throws Exception {
@@ -226,9 +228,9 @@ public final class BenchRunner {
                 return "warm-up: timed table " + table + " was tiered before it was released";
             }
         }
-        progress.accept(String.format("  warm-up synced in %.1f s, %,d lake rows ok; releasing the timed tables",
-                outcome.wallSeconds(), lakeRows));
-        timed.release();
+        progress.accept(String.format("  warm-up synced in %.1f s, %,d lake rows ok; releasing the timed tables"
+                + " (the contender paused until the clock starts)", outcome.wallSeconds(), lakeRows));
+        timed.release(child::pause);
         return null;
     }
 

@@ -206,6 +206,14 @@ public final class BenchCluster implements AutoCloseable {
      * their freshness is lowered to it, which queues them at once.
      */
     public void queue(List<TablePath> paths, Duration freshness) throws Exception {
+        queue(paths, freshness, () -> {});
+    }
+
+    /**
+     * As {@link #queue(List, Duration)}, running {@code beforeQueueing} once the wait is over, just before the
+     * first table can reach the coordinator's pending queue.
+     */
+    public void queue(List<TablePath> paths, Duration freshness, Runnable beforeQueueing) throws Exception {
         boolean release = paths.stream().anyMatch(parked::contains);
         if (release && !parked.containsAll(paths)) {
             throw new IllegalArgumentException("Parked and unparked tables cannot be queued together: " + paths);
@@ -218,6 +226,7 @@ public final class BenchCluster implements AutoCloseable {
             Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
         }
         parked.removeAll(paths);
+        beforeQueueing.run();
         if (!release && freshness.equals(QUEUE_FRESHNESS)) {
             return;
         }

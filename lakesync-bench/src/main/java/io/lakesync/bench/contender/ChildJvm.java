@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ public final class ChildJvm implements AutoCloseable {
     private final BlockingQueue<ChildProtocol.Event> events = new LinkedBlockingQueue<>();
     private final Thread reader;
     private volatile String failure;
+    private boolean paused;
 
     private ChildJvm(Process process, Path logFile) {
         this.process = process;
@@ -183,6 +185,41 @@ public final class ChildJvm implements AutoCloseable {
     /** The next event of any type, or empty when none arrives within {@code timeout}. */
     public Optional<ChildProtocol.Event> nextEvent(Duration timeout) throws InterruptedException {
         return Optional.ofNullable(events.poll(timeout.toNanos(), TimeUnit.NANOSECONDS));
+    }
+
+    /**
+     * Freezes the contender (SIGSTOP): none of its threads runs, so it takes no table and compiles nothing, until
+     * {@link #resume}. Warm mode freezes it while the timed tables are queued: queueing many tables takes the
+     * coordinator seconds, and a running contender would tier the first ones before the clock starts.
+     */
+    public void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** Lets a {@linkplain #pause paused} contender run again (SIGCONT); nothing if it is not paused. */
+    public void resume() {
+        if (paused) {
+            signal("CONT");
+            paused = false;
+        }
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot run kill -" + name + " for the contender " + process.pid(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while signalling the contender " + process.pid(), e);
+        }
     }
 
     /** SIGKILL (on Linux), no warning; returns once the process is gone. */

@@ -263,9 +263,9 @@ public final class BackfillScenario implements Scenario {
         }
 
         @Override
-        public void release() throws Exception {
+        public void release(Runnable beforeQueueing) throws Exception {
             if (parked) {
-                cluster.queue(tables, shape.freshness());
+                cluster.queue(tables, shape.freshness(), beforeQueueing);
                 parked = false;
             }
         }

@@ -12,7 +12,7 @@ public interface Scenario {
     /**
      * Creates fresh tables named after {@code runTag}, identical in content for every run, fills them (unless
      * {@code withData} is false) and leaves them queued for tiering, or, when {@code parked}, out of every tiering
-     * service's reach until {@link Workload#release()} (warm mode: the contender warms up first).
+     * service's reach until {@link Workload#release} (warm mode: the contender warms up first).
      */
     Workload prepare(String runTag, boolean withData, boolean parked) throws Exception;
 }

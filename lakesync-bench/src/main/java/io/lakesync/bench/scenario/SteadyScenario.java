@@ -113,7 +113,7 @@ public final class SteadyScenario implements Scenario {
         }
 
         @Override
-        public void release() {
+        public void release(Runnable beforeQueueing) {
             // Never parked: queued by prepare.
         }
 

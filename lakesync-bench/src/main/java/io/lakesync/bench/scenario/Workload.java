@@ -24,8 +24,11 @@ public interface Workload {
     /** Rows each table's lake table must hold after a finished run; empty when not checked. */
     Map<TablePath, Long> expectedLakeRows();
 
-    /** Queues the tables of a workload prepared parked; returns once they are queued. */
-    void release() throws Exception;
+    /**
+     * Queues the tables of a workload prepared parked, running {@code beforeQueueing} just before the first of
+     * them can be handed out; returns once they are queued.
+     */
+    void release(Runnable beforeQueueing) throws Exception;
 
     /**
      * The timed part, started once the tiering contender is ready: returns when it is over (every table synced,
