@@ -19,6 +19,7 @@ import io.lakesync.fluss.Deadline;
 import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.tiering.round.RoundPhases;
 import io.lakesync.tiering.round.RoundResult;
+import io.lakesync.tiering.lake.LakeTableKind;
 import io.lakesync.usage.UsageMeter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,7 +85,7 @@ class StateDatabaseOutageTest {
                 for (int round = 0; round < ROUNDS; round++) {
                     tracker.roundStarted(ASSIGNMENT);
                     tracker.roundFinished(new RoundResult(ASSIGNMENT, clock.instant(), Duration.ofSeconds(1), 5L + round,
-                            false, List.of(), 1, 100, RoundPhases.none()));
+                            false, List.of(), 1, 100, RoundPhases.none(), LakeTableKind.APPEND));
                     usage.roundMeasured(new RoundUsage(ASSIGNMENT, clock.instant(), Duration.ofSeconds(1), 1_000_000,
                             1024, 1024, 10, 100));
                 }

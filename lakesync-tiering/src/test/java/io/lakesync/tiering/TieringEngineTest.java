@@ -13,6 +13,7 @@ import io.lakesync.tiering.round.FencedRoundException;
 import io.lakesync.tiering.round.RoundControl;
 import io.lakesync.tiering.round.RoundPhases;
 import io.lakesync.tiering.round.RoundResult;
+import io.lakesync.tiering.lake.LakeTableKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -577,7 +578,8 @@ class TieringEngineTest {
                 List.of(new BucketProgress(null, records > 0 ? records : null, 0, records)),
                 0,
                 0,
-                RoundPhases.none());
+                RoundPhases.none(),
+                LakeTableKind.APPEND);
     }
 
     private static String name(TableAssignment assignment) {

@@ -7,6 +7,7 @@ import io.lakesync.fluss.tiering.TableAssignment;
 import io.lakesync.retry.RetryBackoff;
 import io.lakesync.tiering.TieringListener;
 import io.lakesync.tiering.lake.LakeReadability;
+import io.lakesync.tiering.lake.LakeTableKind;
 import io.lakesync.tiering.lake.LakeTables;
 import io.lakesync.tiering.round.RoundResult;
 import java.nio.file.Path;
@@ -77,7 +78,7 @@ public final class MaintenanceDuty implements AutoCloseable {
             Path scheduleFile,
             ExecutorService executor,
             Clock clock) {
-        this.schedule = new MaintenanceSchedule(scheduleFile, clock);
+        this.schedule = new MaintenanceSchedule(scheduleFile, clock, executor);
         this.defaults = defaults;
         this.fluss = fluss;
         this.lakeTables = lakeTables;
@@ -95,14 +96,14 @@ public final class MaintenanceDuty implements AutoCloseable {
             @Override
             public void roundFinished(RoundResult result) {
                 if (result.committed()) {
-                    due(result.assignment(), listener);
+                    due(result.assignment(), result.lakeKind(), listener);
                 }
             }
         };
         return TieringListener.all(List.of(listener, trigger));
     }
 
-    private void due(TableAssignment assignment, TieringListener listener) {
+    private void due(TableAssignment assignment, LakeTableKind kind, TieringListener listener) {
         // The first pass comes one interval after the table's first committed round on this instance, not at once,
         // and restarts keep that time (MaintenanceSchedule): a restart neither sets off a pass of every table nor
         // puts the passes off.
@@ -116,6 +117,10 @@ public final class MaintenanceDuty implements AutoCloseable {
             if (state.running) {
                 return;
             }
+            if (kind == LakeTableKind.APPEND) {
+                // No sorted runs to bound: nothing to check between passes.
+                state.sortedRunLimit = Integer.MAX_VALUE;
+            }
             Instant now = clock.instant();
             if (!now.isBefore(state.nextPass)) {
                 pass = () -> pass(assignment, state, listener);
@@ -126,7 +131,7 @@ public final class MaintenanceDuty implements AutoCloseable {
             }
             state.running = true;
         }
-        if (compactsWithRounds(assignment.tablePath())) {
+        if (kind == LakeTableKind.COMPACTED_BY_ROUNDS) {
             // Paimon admits one compactor per deletion-vector table, and its rounds compact it: the pass runs in
             // the round's slot, before the table is handed back, so never beside a round of the table.
             pass.run();
@@ -136,15 +141,6 @@ public final class MaintenanceDuty implements AutoCloseable {
             executor.execute(pass);
         } catch (RejectedExecutionException shuttingDown) {
             state.running = false;
-        }
-    }
-
-    private boolean compactsWithRounds(TablePath path) {
-        try {
-            return LakeReadability.compactsInRound(lakeTables.load(path));
-        } catch (Exception e) {
-            // The pass reports why the lake table cannot be loaded.
-            return false;
         }
     }
 
@@ -305,6 +301,7 @@ public final class MaintenanceDuty implements AutoCloseable {
     public void close() throws InterruptedException {
         executor.shutdownNow();
         executor.awaitTermination(10, TimeUnit.SECONDS);
+        schedule.flush();
     }
 
     /** Per table: when the next pass may run, and what the passes did so far. */

@@ -13,6 +13,7 @@ import io.lakesync.tiering.lake.LakeReadability;
 import io.lakesync.tiering.lake.LakeSnapshotCommitter;
 import io.lakesync.tiering.lake.LakeTableCheck;
 import io.lakesync.tiering.lake.LakeTableIncompatibleException;
+import io.lakesync.tiering.lake.LakeTableKind;
 import io.lakesync.tiering.lake.LakeTableWriter;
 import io.lakesync.tiering.lake.LakeWriter;
 import io.lakesync.tiering.lake.TieringSnapshot;
@@ -166,7 +167,7 @@ public final class TableRound {
         phases.ended("plan");
         env.hooks().reached(RoundStage.PLANNED, assignment);
         if (ranges.isEmpty()) {
-            return RoundResult.empty(assignment, startedAt, since(startedAt), phases);
+            return RoundResult.empty(assignment, startedAt, since(startedAt), phases, LakeTableKind.of(lakeTable));
         }
 
         WriteOutcome written;
@@ -195,8 +196,8 @@ public final class TableRound {
         if (endOffsets.isEmpty() || written.messages.isEmpty()) {
             committer.abort(written.messages);
             throwIfUnreadable(written);
-            return new RoundResult(
-                    assignment, startedAt, since(startedAt), null, written.forceFinished, written.buckets, 0, 0, phases);
+            return new RoundResult(assignment, startedAt, since(startedAt), null, written.forceFinished,
+                    written.buckets, 0, 0, phases, LakeTableKind.of(lakeTable));
         }
 
         long snapshotId = commit(committer, lakeTable, lakeBase, written.messages, endOffsets, maxTimestamps);
@@ -223,7 +224,8 @@ public final class TableRound {
                 written.buckets,
                 files,
                 bytes,
-                phases);
+                phases,
+                LakeTableKind.of(lakeTable));
     }
 
     /**
