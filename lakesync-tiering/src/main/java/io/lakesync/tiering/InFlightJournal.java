@@ -3,10 +3,13 @@ package io.lakesync.tiering;
 import io.lakesync.fluss.tiering.TableEpoch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -17,9 +20,19 @@ import javax.annotation.Nullable;
 /**
  * The tables this instance holds from the coordinator, on disk. After a crash the restarted instance
  * reports them failed at once, so the coordinator hands them out again right away instead of after its
- * 2-minute heartbeat timeout. Each line: {@code tableId tieringEpoch coordinatorEpoch}.
+ * 2-minute heartbeat timeout.
+ *
+ * <p>The assigner writes at every hand-out, so changes are appended to the open file, one line each: a hold
+ * {@code tableId tieringEpoch coordinatorEpoch}, a release {@code - tableId tieringEpoch}. Creating a file per
+ * change cost a busy instance several per cent of its CPU. Once the appended lines outnumber the holds by far,
+ * the file is rewritten with the holds alone; it is also rewritten when it is gone (its folder removed under a
+ * running instance), so that no change goes to a file nobody can read.
  */
-final class InFlightJournal {
+final class InFlightJournal implements AutoCloseable {
+
+    /** Lines appended since the last rewrite before the file is rewritten, at least; more with many holds. */
+    private static final int MIN_LINES_BEFORE_REWRITE = 256;
+    private static final String RELEASE = "-";
 
     /** A held table and the coordinator epoch it was held under. */
     record Entry(TableEpoch table, int coordinatorEpoch) {}
@@ -28,26 +41,35 @@ final class InFlightJournal {
     private final Map<Long, Entry> entries = new LinkedHashMap<>();
     /** Whether the journal's folder was made (once, not per write: the assigner writes at every hand-out). */
     private boolean folderMade;
+    @Nullable private FileChannel appender;
+    private int linesSinceRewrite;
 
     InFlightJournal(Path file) {
         this.file = file;
     }
 
-    /** The entries a previous run of this instance left behind. */
+    /** The holds a previous run of this instance left behind. */
     synchronized List<Entry> recover() throws IOException {
-        List<Entry> recovered = new ArrayList<>();
+        Map<Long, Entry> held = new LinkedHashMap<>();
         if (Files.exists(file)) {
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                 String[] parts = line.trim().split(" ");
-                if (parts.length == 3) {
-                    recovered.add(
-                            new Entry(
-                                    new TableEpoch(Long.parseLong(parts[0]), Long.parseLong(parts[1])),
-                                    Integer.parseInt(parts[2])));
+                if (parts.length != 3) {
+                    continue;
+                }
+                if (parts[0].equals(RELEASE)) {
+                    TableEpoch released = new TableEpoch(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+                    Entry entry = held.get(released.tableId());
+                    if (entry != null && entry.table().equals(released)) {
+                        held.remove(released.tableId());
+                    }
+                } else {
+                    TableEpoch table = new TableEpoch(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
+                    held.put(table.tableId(), new Entry(table, Integer.parseInt(parts[2])));
                 }
             }
         }
-        return recovered;
+        return new ArrayList<>(held.values());
     }
 
     /**
@@ -55,49 +77,95 @@ final class InFlightJournal {
      * one just taken, if any: one write per heartbeat, however many tables it reported.
      */
     synchronized void update(Collection<TableEpoch> released, @Nullable TableEpoch taken, int coordinatorEpoch) {
-        boolean changed = false;
+        StringBuilder lines = new StringBuilder();
+        int count = 0;
         for (TableEpoch table : released) {
             Entry entry = entries.get(table.tableId());
             if (entry != null && entry.table().equals(table)) {
                 entries.remove(table.tableId());
-                changed = true;
+                lines.append(RELEASE).append(' ').append(table.tableId()).append(' ').append(table.tieringEpoch())
+                        .append('\n');
+                count++;
             }
         }
         if (taken != null) {
-            entries.put(taken.tableId(), new Entry(taken, coordinatorEpoch));
-            changed = true;
+            Entry entry = new Entry(taken, coordinatorEpoch);
+            entries.put(taken.tableId(), entry);
+            appendHold(lines, entry);
+            count++;
         }
-        if (changed) {
-            persist();
+        if (count == 0) {
+            return;
+        }
+        try {
+            if (appender == null || !Files.exists(file)
+                    || linesSinceRewrite + count > Math.max(MIN_LINES_BEFORE_REWRITE, 4 * entries.size())) {
+                rewrite();
+            } else {
+                ByteBuffer bytes = ByteBuffer.wrap(lines.toString().getBytes(StandardCharsets.UTF_8));
+                while (bytes.hasRemaining()) {
+                    appender.write(bytes);
+                }
+                linesSinceRewrite += count;
+            }
+        } catch (IOException e) {
+            throw failed(e);
         }
     }
 
     synchronized void clear() {
         entries.clear();
-        persist();
+        try {
+            rewrite();
+        } catch (IOException e) {
+            throw failed(e);
+        }
     }
 
-    private void persist() {
-        StringBuilder text = new StringBuilder();
-        for (Entry entry : entries.values()) {
-            text.append(entry.table().tableId())
-                    .append(' ')
-                    .append(entry.table().tieringEpoch())
-                    .append(' ')
-                    .append(entry.coordinatorEpoch())
-                    .append('\n');
+    @Override
+    public synchronized void close() {
+        closeAppender();
+    }
+
+    /** The file anew, with the holds alone, opened for appending. */
+    private void rewrite() throws IOException {
+        closeAppender();
+        if (!folderMade) {
+            Files.createDirectories(file.getParent());
+            folderMade = true;
         }
-        try {
-            if (!folderMade) {
-                Files.createDirectories(file.getParent());
-                folderMade = true;
+        StringBuilder text = new StringBuilder();
+        entries.values().forEach(entry -> appendHold(text, entry));
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        appender = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        linesSinceRewrite = 0;
+    }
+
+    private static void appendHold(StringBuilder lines, Entry entry) {
+        lines.append(entry.table().tableId())
+                .append(' ')
+                .append(entry.table().tieringEpoch())
+                .append(' ')
+                .append(entry.coordinatorEpoch())
+                .append('\n');
+    }
+
+    private UncheckedIOException failed(IOException e) {
+        closeAppender();
+        folderMade = false;
+        return new UncheckedIOException("Cannot write the in-flight table journal " + file, e);
+    }
+
+    private void closeAppender() {
+        if (appender != null) {
+            try {
+                appender.close();
+            } catch (IOException e) {
+                // Nothing was pending: every append wrote through to the file.
             }
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            folderMade = false;
-            throw new UncheckedIOException("Cannot write the in-flight table journal " + file, e);
+            appender = null;
         }
     }
 }

@@ -160,6 +160,14 @@ final class TieringEngine {
      * out again at once.
      */
     void shutdown(Duration grace) throws InterruptedException {
+        try {
+            handBack(grace);
+        } finally {
+            journal.close();
+        }
+    }
+
+    private void handBack(Duration grace) throws InterruptedException {
         stop();
         held.values().forEach(t -> t.takeBack("lakesync is shutting down"));
         scheduler.shutdown(grace);

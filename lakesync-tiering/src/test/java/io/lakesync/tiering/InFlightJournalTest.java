@@ -48,6 +48,36 @@ class InFlightJournalTest {
     }
 
     @Test
+    void changesAreAppendedAndTheFileIsRewrittenWithTheHoldsOnceTheLinesPileUp() throws Exception {
+        Path file = dir.resolve("in-flight");
+        InFlightJournal journal = new InFlightJournal(file);
+        journal.update(List.of(), new TableEpoch(1, 1), 0);
+        for (long table = 2; table <= 1_000; table++) {
+            journal.update(List.of(new TableEpoch(table - 1, 1)), new TableEpoch(table, 1), 2);
+            if (table == 3) {
+                // Appended: the release of table 1, the holds of tables 2 and 3 and the release of table 2.
+                assertThat(Files.readAllLines(file)).containsExactly("1 1 0", "- 1 1", "2 1 2", "- 2 1", "3 1 2");
+                assertThat(new InFlightJournal(file).recover())
+                        .containsExactly(new InFlightJournal.Entry(new TableEpoch(3, 1), 2));
+            }
+        }
+
+        assertThat(Files.readAllLines(file).size()).as("rewritten along the way").isLessThan(600);
+        assertThat(new InFlightJournal(file).recover())
+                .containsExactly(new InFlightJournal.Entry(new TableEpoch(1_000, 1), 2));
+        journal.close();
+    }
+
+    @Test
+    void aJournalOfHoldsAloneIsRecovered() throws Exception {
+        Path file = dir.resolve("in-flight");
+        Files.writeString(file, "4 2 1\n5 1 1\n");
+
+        assertThat(new InFlightJournal(file).recover()).containsExactly(
+                new InFlightJournal.Entry(new TableEpoch(4, 2), 1), new InFlightJournal.Entry(new TableEpoch(5, 1), 1));
+    }
+
+    @Test
     void anUpdateThatChangesNothingWritesNothing() throws Exception {
         Path file = dir.resolve("in-flight");
         InFlightJournal journal = new InFlightJournal(file);

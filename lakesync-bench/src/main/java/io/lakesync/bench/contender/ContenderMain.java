@@ -33,7 +33,7 @@ public final class ContenderMain {
         ChildProtocol protocol = ChildProtocol.onStandardOutput();
         int exitCode = 0;
         try {
-            HeapSampler heap = HeapSampler.start();
+            HeapPeak heap = HeapPeak.start();
             ChildArgs args = ChildArgs.parse(argv);
             Contender contender = Contender.fromLabel(args.require(ChildArgs.CONTENDER));
             Path workDir = Files.createDirectories(Path.of(args.require(ChildArgs.WORK_DIR)));
@@ -117,7 +117,7 @@ public final class ContenderMain {
     }
 
     private static void runEngine(
-            TieringEngine engine, ChildProtocol protocol, BufferedReader stdin, HeapSampler heap) throws Exception {
+            TieringEngine engine, ChildProtocol protocol, BufferedReader stdin, HeapPeak heap) throws Exception {
         try (engine) {
             engine.start();
             protocol.send(ChildProtocol.Type.READY, Map.of());
@@ -138,7 +138,7 @@ public final class ContenderMain {
             Path workDir,
             ChildProtocol protocol,
             BufferedReader stdin,
-            HeapSampler heap)
+            HeapPeak heap)
             throws Exception {
         Optional<ChildArgs> warmUpArgs = args.warmUp();
         if (warmUpArgs.isPresent()) {
@@ -177,7 +177,7 @@ public final class ContenderMain {
      * peak heap and the contender's own figures, before the contender shuts down.
      */
     private static void awaitStop(
-            BufferedReader stdin, ChildProtocol protocol, HeapSampler heap, Supplier<Map<String, Object>> figures)
+            BufferedReader stdin, ChildProtocol protocol, HeapPeak heap, Supplier<Map<String, Object>> figures)
             throws Exception {
         ChildProtocol.awaitStop(stdin);
         Map<String, Object> stats = new LinkedHashMap<>(figures.get());
