@@ -180,7 +180,7 @@ public final class LocalPostgres implements AutoCloseable {
         long postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDir(), "postmaster.pid")).get(0).trim());
         Set<Long> signalled = new HashSet<>();
         if (signal.equals("STOP")) {
-            kill(signal, List.of(postmaster));
+            ProcessSignals.send(signal, List.of(postmaster), "PostgreSQL");
             signalled.add(postmaster);
         }
         while (true) {
@@ -192,28 +192,11 @@ public final class LocalPostgres implements AutoCloseable {
             if (children.isEmpty()) {
                 break;
             }
-            kill(signal, children);
+            ProcessSignals.send(signal, children, "PostgreSQL");
             signalled.addAll(children);
         }
         if (!signalled.contains(postmaster)) {
-            kill(signal, List.of(postmaster));
-        }
-    }
-
-    private static void kill(String signal, List<Long> pids) throws IOException {
-        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
-        pids.forEach(pid -> command.add(Long.toString(pid)));
-        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            // A backend that ended between the listing and the signal is no failure; anything else is.
-            boolean onlyVanished = output.lines().filter(line -> !line.isBlank()).allMatch(line -> line.contains("No such process"));
-            if (kill.waitFor() != 0 && !onlyVanished) {
-                throw new IllegalStateException("Cannot send SIG" + signal + " to PostgreSQL: " + command + "\n" + output);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while running " + command, e);
+            ProcessSignals.send(signal, List.of(postmaster), "PostgreSQL");
         }
     }
 

@@ -2,6 +2,7 @@ package io.lakesync.bench.contender;
 
 import io.lakesync.bench.measure.Durations;
 import io.lakesync.bench.measure.ProcessStats;
+import io.lakesync.local.ProcessSignals;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -207,18 +208,9 @@ public final class ChildJvm implements AutoCloseable {
 
     private void signal(String name) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
-                    .redirectErrorStream(true)
-                    .start();
-            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed: " + output);
-            }
+            ProcessSignals.send(name, List.of(process.pid()), "the contender");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot run kill -" + name + " for the contender " + process.pid(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while signalling the contender " + process.pid(), e);
         }
     }
 
