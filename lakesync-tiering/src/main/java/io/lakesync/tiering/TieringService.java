@@ -149,13 +149,16 @@ public final class TieringService implements AutoCloseable {
             lakeTables = shared != null ? shared.lake() : new LakeTables(config.lakeCatalogOptions());
             // Metered, so each reader task's CPU time counts toward the round that started it.
             readerThreads = RoundMeter.metered(Executors.newCachedThreadPool(ExecutorScheduler.named("lakesync-reader")));
+            ExecutorService maintenanceExecutor = Executors.newFixedThreadPool(
+                    maintenanceThreads(config), ExecutorScheduler.named("lakesync-maintenance"));
             maintenance = new MaintenanceDuty(
                     Configuration.fromMap(config.toMap()),
                     fluss,
                     lakeTables,
                     ioTmpDir,
                     workDir.resolve("maintenance-schedule.properties"),
-                    Executors.newFixedThreadPool(maintenanceThreads(config), ExecutorScheduler.named("lakesync-maintenance")),
+                    maintenanceExecutor,
+                    MaintenanceDuty.delayedWriter(maintenanceExecutor),
                     clock);
             admission = new QuotaAdmission(quotas, claims, config.get(LakeSyncOptions.QUOTA_CLAIM_RETRY_INTERVAL));
             RoundRunner rounds =

@@ -17,8 +17,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +60,8 @@ import org.slf4j.LoggerFactory;
 public final class MaintenanceDuty implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MaintenanceDuty.class);
+    /** How long a write of the schedule waits for more records to take along. */
+    static final Duration SCHEDULE_WRITE_DELAY = Duration.ofSeconds(1);
 
     private final Configuration defaults;
     private final FlussClient fluss;
@@ -69,7 +73,10 @@ public final class MaintenanceDuty implements AutoCloseable {
     private final MaintenanceSchedule schedule;
     private final RetryBackoff retry = RetryBackoff.jittered(Duration.ofSeconds(15), Duration.ofMinutes(5));
 
-    /** {@code scheduleFile}: where the instance keeps when each table's next pass is due, across restarts. */
+    /**
+     * {@code scheduleFile}: where the instance keeps when each table's next pass is due, across restarts; its writes
+     * run on {@code scheduleWriter} (see {@link #delayedWriter}).
+     */
     public MaintenanceDuty(
             Configuration defaults,
             FlussClient fluss,
@@ -77,8 +84,9 @@ public final class MaintenanceDuty implements AutoCloseable {
             Path ioTmpDir,
             Path scheduleFile,
             ExecutorService executor,
+            Executor scheduleWriter,
             Clock clock) {
-        this.schedule = new MaintenanceSchedule(scheduleFile, clock, executor);
+        this.schedule = new MaintenanceSchedule(scheduleFile, clock, scheduleWriter);
         this.defaults = defaults;
         this.fluss = fluss;
         this.lakeTables = lakeTables;
@@ -294,6 +302,14 @@ public final class MaintenanceDuty implements AutoCloseable {
         } else {
             LOG.debug(line, args);
         }
+    }
+
+    /**
+     * Runs the schedule's writes on {@code executor} once they waited {@link #SCHEDULE_WRITE_DELAY}, so that the
+     * new tables of a burst of rounds (an instance's start, many tables created at once) are written together.
+     */
+    public static Executor delayedWriter(ExecutorService executor) {
+        return CompletableFuture.delayedExecutor(SCHEDULE_WRITE_DELAY.toMillis(), TimeUnit.MILLISECONDS, executor);
     }
 
     /** Stops the passes; one in progress is interrupted (what it wrote but did not commit is an orphan). */

@@ -55,9 +55,26 @@ class MaintenanceDutyTest {
         assertThat(executor.tasks).hasSize(2);
     }
 
+    @Test
+    void theScheduleWriteWaitsBeforeItReachesTheExecutor() throws Exception {
+        RecordingExecutor executor = new RecordingExecutor();
+        MaintenanceDuty duty = new MaintenanceDuty(new Configuration(), null, null, dir, dir.resolve("schedule.properties"),
+                executor, MaintenanceDuty.delayedWriter(executor), new ManualClock(START));
+        TieringListener listener = duty.around(new TieringListener() {});
+
+        listener.roundFinished(committed(new TableAssignment(1, TablePath.of("fluss", "log"), 1), LakeTableKind.APPEND));
+
+        // The write is delayed, so that the tables of the next rounds go along with it.
+        assertThat(executor.tasks).isEmpty();
+        // Close writes what is still waiting.
+        duty.close();
+        assertThat(dir.resolve("schedule.properties")).content().contains("1=");
+    }
+
     private MaintenanceDuty duty(RecordingExecutor executor) {
+        // The schedule written through the executor at once, so its writes show among the tasks.
         return new MaintenanceDuty(new Configuration(), null, null, dir, dir.resolve("schedule.properties"), executor,
-                new ManualClock(START));
+                executor, new ManualClock(START));
     }
 
     private static RoundResult committed(TableAssignment table, LakeTableKind kind) {
