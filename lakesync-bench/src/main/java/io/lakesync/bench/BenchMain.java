@@ -37,7 +37,7 @@ public final class BenchMain implements Callable<Integer> {
             + "table (many-tables). Defaults: 1000000, 1000000, 1000.")
     Long rows;
 
-    @Option(names = "--runs", defaultValue = "3", description = "Runs per contender, alternating A B A B ... (default 3).")
+    @Option(names = "--runs", defaultValue = "3", description = "Runs per contender; the contenders take turns, their order reversed every other run: A B, B A, A B ... (default 3).")
     int runs;
 
     @Option(names = "--contenders", defaultValue = "A,B,A-default,read-bound,write-bound", split = ",",

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -84,7 +85,7 @@ public final class BenchRunner {
             }
             Path logs = Files.createDirectories(dataDir.resolve("logs"));
             for (int run = 1; run <= settings.runs(); run++) {
-                for (Contender contender : contenders) {
+                for (Contender contender : order(contenders, run)) {
                     String tag = "r" + run + "_" + contender.label().toLowerCase().replace('-', '_');
                     progress.accept(String.format("[run %d/%d] %s: preparing", run, settings.runs(), contender.label()));
                     RunResult result = contender.tiering()
@@ -123,6 +124,20 @@ public final class BenchRunner {
                     s.tables(), s.rows(), s.buckets(), s.freshness(), s.seed());
             case STEADY -> throw new IllegalStateException("steady is not a backfill");
         };
+    }
+
+    /**
+     * The contenders' order in run {@code run} (from 1): as given in odd runs, reversed in even ones (A B, B A, A B
+     * …). The cluster they share gets warmer with every run (its compilers still work in the first runs' timed
+     * windows), so a fixed order would give the first contender the colder cluster in every run.
+     */
+    static List<Contender> order(List<Contender> contenders, int run) {
+        if (run % 2 == 1) {
+            return contenders;
+        }
+        List<Contender> reversed = new ArrayList<>(contenders);
+        Collections.reverse(reversed);
+        return reversed;
     }
 
     /** Warm mode: the warm-up workload's scenario (the timed one's shape at the warm-up size); else null. */

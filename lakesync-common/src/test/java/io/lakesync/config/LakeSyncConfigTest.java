@@ -28,7 +28,7 @@ class LakeSyncConfigTest {
         LakeSyncConfig config = LakeSyncConfig.defaults();
         assertThat(config.get(LakeSyncOptions.SERVICE_PORT)).isEqualTo(8080);
         assertThat(config.get(LakeSyncOptions.DATA_DIR)).isEqualTo("./lakesync-data");
-        assertThat(config.get(LakeSyncOptions.TIERING_POLL_INTERVAL)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.get(LakeSyncOptions.TIERING_POLL_INTERVAL)).isEqualTo(Duration.ofMillis(200));
         assertThat(config.isSet(LakeSyncOptions.SERVICE_PORT)).isFalse();
         assertThat(config.flussClientOptions()).isEmpty();
         assertThat(config.lakeCatalogOptions()).isEmpty();
@@ -132,7 +132,7 @@ class LakeSyncConfigTest {
                     .hasMessageContaining("must be more than 0");
         }
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("tiering.poll-interval", "0ms"), "test"))
-                .hasMessageEndingWith("Default: 1 s.");
+                .hasMessageEndingWith("Default: 200 ms.");
         assertThatThrownBy(() -> LakeSyncConfig.fromMap(Map.of("status.refresh-interval", "-5s"), "test"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("'status.refresh-interval'");

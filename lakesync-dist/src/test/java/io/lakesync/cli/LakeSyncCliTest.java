@@ -52,7 +52,7 @@ class LakeSyncCliTest {
         }
         assertThat(run.out())
                 .contains("| `service.port` | Integer | `8080` |")
-                .contains("| `tiering.poll-interval` | Duration | `1 s` |")
+                .contains("| `tiering.poll-interval` | Duration | `200 ms` |")
                 .contains("`fluss.<option>`")
                 .contains("`datalake.paimon.<option>`");
     }

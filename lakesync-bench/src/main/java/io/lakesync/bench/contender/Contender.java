@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 /** Who is measured. Tiering contenders run until the driver sees every table synced; bounds run to completion. */
 public enum Contender {
     A("A", true, "Fluss's Flink tiering job (LakeTieringJobBuilder, fluss-flink-1.20 0.9.1, Flink 1.20 local "
-            + "MiniCluster, parallelism = cores), best settings: table poll interval 500 ms"),
+            + "MiniCluster, parallelism = cores), table poll interval 200 ms as B's default (the job's: 30 s)"),
     B("B", true, "lakesync's native tiering engine (TieringService), default settings"),
     B_ROW("B-row", true, "the same engine with the columnar reader and writer off (tiering.columnar-read=false, "
             + "tiering.columnar-write=false): the Fluss LogScanner, a row copied per record, Paimon's row writer"),

@@ -23,8 +23,11 @@ import jdk.jfr.RecordingState;
  */
 public final class ContenderMain {
 
-    /** Table poll interval of contender A, the best setting for a benchmark (the job's default is 30 s). */
-    static final Duration A_POLL_INTERVAL = Duration.ofMillis(500);
+    /**
+     * Table poll interval of contender A: B's default, so that neither waits longer than the other for a table
+     * that falls due (the job's default is 30 s).
+     */
+    static final Duration A_POLL_INTERVAL = LakeSyncOptions.TIERING_POLL_INTERVAL.defaultValue();
     private static final long FAILURE_CHECK_MILLIS = 500;
 
     private ContenderMain() {}
