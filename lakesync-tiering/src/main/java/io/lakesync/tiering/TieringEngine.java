@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class TieringEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(TieringEngine.class);
+    /** The least wait between two passes of the assigner after one failed. */
+    static final Duration FAULT_RETRY = Duration.ofSeconds(1);
 
     private final TieringCoordinator coordinator;
     private final EngineScheduler scheduler;
@@ -113,9 +115,21 @@ final class TieringEngine {
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable e) {
-            fault("The tiering assigner failed, trying again in " + settings.pollInterval().toMillis() + " ms", e);
+            fault("The tiering assigner failed, trying again in " + faultRetry().toMillis() + " ms", e);
         }
         return false;
+    }
+
+    /**
+     * How long the assigner waits for work before its next pass: the poll interval, or while the last pass failed
+     * at least {@link #FAULT_RETRY}, so that a coordinator that is down is not asked several times a second.
+     */
+    Duration idleWait() {
+        return loopFault != null ? faultRetry() : settings.pollInterval();
+    }
+
+    private Duration faultRetry() {
+        return settings.pollInterval().compareTo(FAULT_RETRY) < 0 ? FAULT_RETRY : settings.pollInterval();
     }
 
     /** Waits up to {@code timeout} for work: a round that ended, or shutdown. */
@@ -371,7 +385,7 @@ final class TieringEngine {
     }
 
     private void unreachable(Exception e) {
-        fault("Fluss coordinator unreachable, retrying every " + settings.pollInterval().toMillis() + " ms", e);
+        fault("Fluss coordinator unreachable, retrying every " + faultRetry().toMillis() + " ms", e);
     }
 
     private void fault(String what, Throwable e) {

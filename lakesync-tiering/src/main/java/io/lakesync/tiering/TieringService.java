@@ -276,7 +276,7 @@ public final class TieringService implements AutoCloseable {
         try {
             while (engine.isRunning()) {
                 if (!engine.step()) {
-                    engine.awaitWork(settings.pollInterval());
+                    engine.awaitWork(engine.idleWait());
                 }
             }
         } catch (InterruptedException e) {

@@ -42,6 +42,7 @@ class TieringEngineTest {
 
     private static final Duration FRESHNESS = Duration.ofSeconds(2);
     private static final Duration RECHECK = Duration.ofMinutes(1);
+    private static final Duration POLL = Duration.ofMillis(200);
 
     private static final TableAssignment T1 = new TableAssignment(1, TablePath.of("fluss", "t1"), 1);
     private static final TableAssignment T2 = new TableAssignment(2, TablePath.of("fluss", "t2"), 1);
@@ -382,8 +383,11 @@ class TieringEngineTest {
 
     @Test
     void loopSurvivesAThrowingHeartbeatAndHealthTurnsDownAfterTheCoordinatorTimeout() {
+        assertThat(engine.idleWait()).isEqualTo(POLL);
         coordinator.failure = new IllegalStateException("heartbeat exploded");
         assertThat(engine.step()).isFalse();
+        // Failing heartbeats are tried again once a second, not at every poll.
+        assertThat(engine.idleWait()).isEqualTo(TieringEngine.FAULT_RETRY).isGreaterThan(POLL);
         time.advance(Duration.ofMinutes(2));
         assertThat(engine.health().healthy()).isTrue();
         time.advance(Duration.ofSeconds(1));
@@ -397,6 +401,7 @@ class TieringEngineTest {
         handOut(T1);
         EngineHealth up = engine.health();
         assertThat(up.healthy()).isTrue();
+        assertThat(engine.idleWait()).isEqualTo(POLL);
         assertThat(up.lastHeartbeat()).isEqualTo(time.instant());
 
         // A table that finished while heartbeats fail is reported once they pass again.
@@ -526,7 +531,7 @@ class TieringEngineTest {
     private static EngineSettings settings(boolean continuous, Duration maxHold) {
         return new EngineSettings(
                 2,
-                Duration.ofSeconds(1),
+                POLL,
                 new RetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(8), () -> 0.5),
                 RECHECK,
                 continuous,
