@@ -132,10 +132,19 @@ final class TieringEngine {
         return settings.pollInterval().compareTo(FAULT_RETRY) < 0 ? FAULT_RETRY : settings.pollInterval();
     }
 
+    /**
+     * Whether the assigner passes again at once: a round's outcome is still to be reported and the last pass
+     * reached the coordinator. After a failed pass the outcomes wait with it ({@link #idleWait}), or the
+     * assigner would ask a coordinator that is down again and again without a pause.
+     */
+    boolean reportWaiting() {
+        return !reports.isEmpty() && loopFault == null;
+    }
+
     /** Waits up to {@code timeout} for work: a round that ended, or shutdown. */
     void awaitWork(Duration timeout) throws InterruptedException {
         synchronized (wakeUp) {
-            if (reports.isEmpty() && running) {
+            if (!reportWaiting() && running) {
                 wakeUp.wait(Math.max(1, timeout.toMillis()));
             }
         }

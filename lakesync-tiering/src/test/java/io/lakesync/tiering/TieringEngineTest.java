@@ -408,6 +408,10 @@ class TieringEngineTest {
         coordinator.failure = new IllegalStateException("heartbeat exploded again");
         engine.step();
         time.advance(Duration.ofMinutes(3));
+        // T1's outcome waits to be reported (below), but does not make the assigner ask the failing coordinator
+        // again without a pause.
+        assertThat(engine.reportWaiting()).isFalse();
+        assertThat(engine.idleWait()).isEqualTo(TieringEngine.FAULT_RETRY);
         assertThat(engine.health().healthy()).isFalse();
         assertThat(engine.health().lastHeartbeat()).isEqualTo(up.lastHeartbeat());
         coordinator.failure = null;
