@@ -276,6 +276,11 @@ public final class LocalFlussCluster implements AutoCloseable {
         // one JVM, leaving leader election to the coordinator) or with the whole stack, when its buckets have no
         // server to move to: skip the controlled shutdown's handover, its 3 s of failed retries logged as errors.
         common.setString(ConfigOptions.TABLET_SERVER_CONTROLLED_SHUTDOWN_MAX_RETRIES.key(), "0");
+        // Fluss 0.9.1 can stop reading a client's connections for good once a server's request queue passed its
+        // backpressure threshold (max-queued-requests / worker threads) and drained before the pause took effect
+        // (apache/fluss#4016); a writer whose leader just failed over fills it within a second. The stack's
+        // clients bound their requests in flight themselves, so its servers queue without that threshold.
+        common.setString(ConfigOptions.NETTY_SERVER_MAX_QUEUED_REQUESTS.key(), Integer.toString(Integer.MAX_VALUE));
         common.setString("datalake.format", "paimon");
         lakeCatalogOptions.forEach((k, v) -> common.setString(LakeSyncOptions.LAKE_PREFIX + k, v));
         common.setString(

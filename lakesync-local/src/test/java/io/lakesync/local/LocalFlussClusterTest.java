@@ -14,8 +14,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
@@ -26,7 +30,16 @@ import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.rpc.gateway.TabletServerGateway;
+import org.apache.fluss.rpc.messages.MetadataRequest;
+import org.apache.fluss.rpc.messages.MetadataResponse;
+import org.apache.fluss.rpc.netty.server.RequestChannel;
 import org.apache.fluss.types.DataTypes;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -112,6 +125,40 @@ class LocalFlussClusterTest {
                 assertThat(found).containsExactly(0, 33, 66, 99);
             }
         }
+    }
+
+    /**
+     * A burst of requests on one connection, as a writer retrying a failed-over leader sends: Fluss 0.9.1 would pause
+     * the connection past its backpressure threshold and may never resume it (apache/fluss#4016), so the stack's
+     * servers must never pause one.
+     */
+    @Test
+    void aBurstOfRequestsOnOneConnectionIsNeverPaused() throws Exception {
+        List<String> pauses = new CopyOnWriteArrayList<>();
+        Logger requestChannel = (Logger) LogManager.getLogger(RequestChannel.class);
+        AbstractAppender capture = new AbstractAppender("pauses", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                pauses.add(event.getMessage().getFormattedMessage());
+            }
+        };
+        capture.start();
+        requestChannel.addAppender(capture);
+        try (LocalFlussCluster cluster = LocalFlussCluster.start(config(Map.of()), Map.of());
+                Connection connection = ConnectionFactory.createConnection(cluster.clientConfiguration())) {
+            TabletServerGateway tabletServer =
+                    ((FlussConnection) connection).getMetadataUpdater().newTabletServerClientForNode(0);
+            List<CompletableFuture<MetadataResponse>> burst = new ArrayList<>();
+            for (int request = 0; request < 2_000; request++) {
+                burst.add(tabletServer.metadata(new MetadataRequest()));
+            }
+            CompletableFuture.allOf(burst.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            assertThat(burst).allSatisfy(answer -> assertThat(answer).isCompleted());
+        } finally {
+            requestChannel.removeAppender(capture);
+            capture.stop();
+        }
+        assertThat(pauses).as("connections the servers paused").noneMatch(line -> line.contains("paused channel"));
     }
 
     @Test
