@@ -79,6 +79,10 @@ public final class BenchMain implements Callable<Integer> {
             + "4 (backfill-pk), --tables (many-tables).")
     Integer warmTables;
 
+    @Option(names = "--warm-waves", description = "Warm mode: how many times the warm-up tables are synced, each "
+            + "set queued once the one before is in the lake (default 2).")
+    Integer warmWaves;
+
     @Option(names = "--timeout", defaultValue = "10min",
             description = "Per run: time a contender gets to sync before it counts as DNF (default 10min).")
     String timeout;
@@ -127,9 +131,9 @@ public final class BenchMain implements Callable<Integer> {
         long rowCount = rows != null ? rows : kind.defaultRows();
         int tableCount = tables != null ? tables : kind.defaultTables();
         boolean warm = !cold && kind != ScenarioKind.STEADY;
-        if (!warm && (warmRows != null || warmTables != null)) {
-            throw new IllegalArgumentException("--warm-rows and --warm-tables apply to warm mode only (backfill-log, "
-                    + "backfill-pk and many-tables without --cold).");
+        if (!warm && (warmRows != null || warmTables != null || warmWaves != null)) {
+            throw new IllegalArgumentException("--warm-rows, --warm-tables and --warm-waves apply to warm mode only "
+                    + "(backfill-log, backfill-pk and many-tables without --cold).");
         }
         if (cold && kind == ScenarioKind.STEADY) {
             throw new IllegalArgumentException("--cold applies to backfill-log, backfill-pk and many-tables; steady "
@@ -137,7 +141,8 @@ public final class BenchMain implements Callable<Integer> {
         }
         BenchSettings.Warm warmUpSize = warm ? new BenchSettings.Warm(
                 warmRows != null ? warmRows : kind.defaultWarmRows(rowCount),
-                warmTables != null ? warmTables : kind.defaultWarmTables(tableCount)) : null;
+                warmTables != null ? warmTables : kind.defaultWarmTables(tableCount),
+                warmWaves != null ? warmWaves : ScenarioKind.WARM_WAVES) : null;
         return new BenchSettings(
                 kind,
                 rowCount,

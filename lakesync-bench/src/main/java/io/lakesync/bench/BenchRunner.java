@@ -156,11 +156,9 @@ public final class BenchRunner {
             Contender contender, int run, String tag, Path dataDir, Path logs) throws Exception {
         List<TablePath> toDrop = new ArrayList<>();
         try {
-            Workload warmUp = null;
-            if (warmUpScenario != null) {
-                warmUp = warmUpScenario.prepare(tag, true, false);
-                toDrop.addAll(warmUp.tables());
-            }
+            List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, true);
+            warmUps.forEach(wave -> toDrop.addAll(wave.tables()));
+            Workload warmUp = warmUps.isEmpty() ? null : warmUps.get(0);
             Workload workload = scenario.prepare(tag, true, warmUp != null);
             toDrop.addAll(workload.tables());
             ChildArgs args = ChildArgs.forContender(cluster, contender, dataDir.resolve("work").resolve(tag));
@@ -178,7 +176,7 @@ public final class BenchRunner {
                 Duration startupCpu = child.cpu();
                 progress.accept(String.format("  %s ready after %.1f s; %s", contender.label(), startup,
                         warmUp == null ? "timing" : "warming up"));
-                String warmUpFailure = warmUp == null ? null : warmUp(cluster, warmUp, workload, child, toDrop);
+                String warmUpFailure = warmUp == null ? null : warmUp(cluster, warmUps, workload, child, toDrop);
                 RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
                         (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
                 Duration cpuBefore = settings.timedFromLaunch() ? Duration.ZERO : child.cpu();
@@ -218,33 +216,59 @@ public final class BenchRunner {
     }
 
     /**
-     * Syncs the warm-up, checks its lake rows, drops its tables (so that no round of them falls into the timed
-     * window), makes sure no timed table was tiered yet, and releases the timed tables with the contender
-     * {@linkplain ChildJvm#pause paused}, so that the clock starts with all of them queued; the caller resumes it
-     * as the clock starts. Returns why the run cannot go on, or null.
+     * The warm-up's waves, tables named after {@code tag} and the wave: the first queued, the others parked until
+     * the wave before is in the lake. Empty in cold mode.
      */
-    private String warmUp(BenchCluster cluster, Workload warmUp, Workload timed, ChildJvm child, List<TablePath> toDrop)
-            throws Exception {
-        Outcome outcome = warmUp.drive(child, settings.timeout());
-        if (!outcome.finished()) {
-            return "warm-up: " + outcome.note();
-        }
-        long lakeRows = lakeRows(cluster, warmUp);
-        long expected = warmUp.expectedLakeRows().values().stream().mapToLong(Long::longValue).sum();
-        if (lakeRows != expected) {
-            return String.format("warm-up: lake rows %,d but expected %,d", lakeRows, expected);
-        }
-        for (TablePath table : warmUp.tables()) {
-            cluster.drop(table);
-            toDrop.remove(table);
-        }
-        for (TablePath table : timed.tables()) {
-            if (!cluster.lakeOffsets(table).get().isEmpty()) {
-                return "warm-up: timed table " + table + " was tiered before it was released";
+    private List<Workload> prepareWarmUp(Scenario warmUpScenario, String tag, boolean withData) throws Exception {
+        List<Workload> waves = new ArrayList<>();
+        if (warmUpScenario != null) {
+            for (int wave = 1; wave <= settings.warm().waves(); wave++) {
+                waves.add(warmUpScenario.prepare(wave == 1 ? tag : tag + "_w" + wave, withData, wave > 1));
             }
         }
-        progress.accept(String.format("  warm-up synced in %.1f s, %,d lake rows ok; releasing the timed tables"
-                + " (the contender paused until the clock starts)", outcome.wallSeconds(), lakeRows));
+        return waves;
+    }
+
+    /**
+     * Syncs the warm-up wave by wave: checks each wave's lake rows and drops its tables (so that no round of them
+     * falls into the next wave or the timed window) before the next is released. Then makes sure no timed table was
+     * tiered yet, and releases the timed tables with the contender {@linkplain ChildJvm#pause paused}, so that the
+     * clock starts with all of them queued; the caller resumes it as the clock starts. Returns why the run cannot
+     * go on, or null.
+     */
+    private String warmUp(BenchCluster cluster, List<Workload> waves, Workload timed, ChildJvm child,
+            List<TablePath> toDrop) throws Exception {
+        for (int index = 0; index < waves.size(); index++) {
+            Workload wave = waves.get(index);
+            if (index > 0) {
+                wave.release(() -> { });
+            }
+            Outcome outcome = wave.drive(child, settings.timeout());
+            if (!outcome.finished()) {
+                return "warm-up: " + outcome.note();
+            }
+            long lakeRows = lakeRows(cluster, wave);
+            long expected = wave.expectedLakeRows().values().stream().mapToLong(Long::longValue).sum();
+            if (lakeRows != expected) {
+                return String.format("warm-up: lake rows %,d but expected %,d", lakeRows, expected);
+            }
+            for (TablePath table : wave.tables()) {
+                cluster.drop(table);
+                toDrop.remove(table);
+            }
+            if (index < waves.size() - 1) {
+                progress.accept(String.format("  warm-up wave %d of %d synced in %.1f s, %,d lake rows ok",
+                        index + 1, waves.size(), outcome.wallSeconds(), lakeRows));
+                continue;
+            }
+            for (TablePath table : timed.tables()) {
+                if (!cluster.lakeOffsets(table).get().isEmpty()) {
+                    return "warm-up: timed table " + table + " was tiered before it was released";
+                }
+            }
+            progress.accept(String.format("  warm-up synced in %.1f s, %,d lake rows ok; releasing the timed tables"
+                    + " (the contender paused until the clock starts)", outcome.wallSeconds(), lakeRows));
+        }
         timed.release(child::pause);
         return null;
     }
@@ -274,11 +298,14 @@ public final class BenchRunner {
             if (!read) {
                 args.values().putAll(workload.spec().toArgs());
             }
-            Workload warmUp = null;
-            if (warmUpScenario != null) {
-                warmUp = warmUpScenario.prepare(tag, read, false);
-                toDrop.addAll(warmUp.tables());
-                args.putWarmUp(warmUp.tables(), read ? Map.of() : warmUp.spec().toArgs());
+            // A bound runs its whole warm-up in its own JVM, in one go: it has no coordinator to hand out waves.
+            List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, read);
+            Workload warmUp = warmUps.isEmpty() ? null : warmUps.get(0);
+            if (warmUp != null) {
+                List<TablePath> warmUpTables = new ArrayList<>();
+                warmUps.forEach(wave -> warmUpTables.addAll(wave.tables()));
+                toDrop.addAll(warmUpTables);
+                args.putWarmUp(warmUpTables, read ? Map.of() : warmUp.spec().toArgs());
             }
             if (!read) {
                 toDrop.forEach(table -> scratches.add(LakeTables.scratchOf(table)));

@@ -52,9 +52,11 @@ public record BenchSettings(
      * The warm-up of warm mode: the scenario's shape (schema, buckets, freshness, primary key or log) at this size.
      *
      * @param rowsPerTable rows (log) or operations (primary key) of each warm-up table
-     * @param tables warm-up tables (one for the backfills)
+     * @param tables warm-up tables of each wave
+     * @param waves how many times the contender syncs such a set of tables, each set queued once the one before
+     *     is in the lake
      */
-    public record Warm(long rowsPerTable, int tables) {}
+    public record Warm(long rowsPerTable, int tables, int waves) {}
 
     public BenchSettings {
         if (scenario != ScenarioKind.STEADY) {
@@ -77,6 +79,7 @@ public record BenchSettings(
             }
             atLeast(warm.rowsPerTable(), 1, "--warm-rows");
             atLeast(warm.tables(), 1, "--warm-tables");
+            atLeast(warm.waves(), 1, "--warm-waves");
         }
         positive(timeout, "--timeout");
         positive(kvSnapshotInterval, "--kv-snapshot-interval");
@@ -125,8 +128,9 @@ public record BenchSettings(
             }
         }
         if (warm != null) {
-            settings.put("warm-up", warm.tables() == 1 ? String.format("%,d rows", warm.rowsPerTable())
-                    : String.format("%d tables × %,d rows", warm.tables(), warm.rowsPerTable()));
+            String wave = warm.tables() == 1 ? String.format("%,d rows", warm.rowsPerTable())
+                    : String.format("%d tables × %,d rows", warm.tables(), warm.rowsPerTable());
+            settings.put("warm-up", warm.waves() == 1 ? wave : warm.waves() + " waves of " + wave);
         }
         settings.put("buckets", buckets);
         settings.put("freshness", text(freshness));

@@ -41,7 +41,7 @@ class BenchMainTest {
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         assertThat(parse("--scenario", "steady", "--contenders", "A,B").contenders())
                 .containsExactly(Contender.A, Contender.B);
-        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(250_000, 24));
+        assertThat(log.warm()).as("warm unless --cold").isEqualTo(new BenchSettings.Warm(250_000, 24, 2));
         assertThat(log.timedFromLaunch()).isFalse();
         BenchSettings cold = parse("--scenario", "backfill-log", "--cold");
         assertThat(cold.warm()).isNull();
@@ -54,19 +54,22 @@ class BenchMainTest {
     void warmModeSizesItsWarmUpAndShortensTheLongDefaultFreshness() {
         BenchSettings log = parse("--scenario", "backfill-log", "--rows", "5000000");
         assertThat(log.warm()).as("six times the timed rows, a quarter of them per table")
-                .isEqualTo(new BenchSettings.Warm(1_250_000, 24));
+                .isEqualTo(new BenchSettings.Warm(1_250_000, 24, 2));
         assertThat(parse("--scenario", "backfill-pk", "--rows", "4000").warm()).as("the timed operations, in four tables")
-                .isEqualTo(new BenchSettings.Warm(1_000, 4));
+                .isEqualTo(new BenchSettings.Warm(1_000, 4, 2));
         assertThat(log.freshness()).as("a parked table waits one freshness").isEqualTo(Duration.ofMinutes(1));
         assertThat(parse("--scenario", "backfill-log", "--rows", "1000").warm().rowsPerTable())
                 .isEqualTo(250);
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         BenchSettings many = parse("--scenario", "many-tables", "--warm-tables", "20");
-        assertThat(many.warm()).isEqualTo(new BenchSettings.Warm(1_000, 20));
+        assertThat(many.warm()).as("two waves unless told").isEqualTo(new BenchSettings.Warm(1_000, 20, 2));
         assertThat(parse("--scenario", "many-tables", "--tables", "10").warm().tables()).isEqualTo(10);
         assertThat(parse("--scenario", "many-tables").warm()).as("as many tables as the timed run")
-                .isEqualTo(new BenchSettings.Warm(1_000, 200));
-        assertThat(many.reportSettings()).containsEntry("warm-up", "20 tables × 1,000 rows");
+                .isEqualTo(new BenchSettings.Warm(1_000, 200, 2));
+        assertThat(many.reportSettings()).containsEntry("warm-up", "2 waves of 20 tables × 1,000 rows");
+        BenchSettings oneWave = parse("--scenario", "many-tables", "--warm-tables", "20", "--warm-waves", "1");
+        assertThat(oneWave.warm().waves()).isEqualTo(1);
+        assertThat(oneWave.reportSettings()).containsEntry("warm-up", "20 tables × 1,000 rows");
     }
 
     @Test
@@ -89,9 +92,13 @@ class BenchMainTest {
         assertThatThrownBy(() -> parse("--scenario", "steady", "--cold"))
                 .hasMessageContaining("--cold applies to backfill-log, backfill-pk and many-tables");
         assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--cold", "--warm-rows", "10"))
-                .hasMessageContaining("--warm-rows and --warm-tables apply to warm mode only");
+                .hasMessageContaining("--warm-rows, --warm-tables and --warm-waves apply to warm mode only");
         assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm-rows", "0"))
                 .hasMessageContaining("--warm-rows must be at least 1");
+        assertThatThrownBy(() -> parse("--scenario", "backfill-log", "--warm-waves", "0"))
+                .hasMessageContaining("--warm-waves must be at least 1");
+        assertThatThrownBy(() -> parse("--scenario", "many-tables", "--cold", "--warm-waves", "2"))
+                .hasMessageContaining("--warm-waves apply to warm mode only");
     }
 
     @Test

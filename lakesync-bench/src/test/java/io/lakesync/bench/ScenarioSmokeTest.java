@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The many-tables (warm mode: A, B and a bound each warm up in their JVM first) and steady scenarios end to end,
- * tiny: a class of its own so it runs beside {@link BenchSmokeTest}.
+ * The many-tables (warm mode: A, B and a bound each warm up in their JVM first, in two waves) and steady scenarios
+ * end to end, tiny: a class of its own so it runs beside {@link BenchSmokeTest}.
  */
 @ClusterTest
 class ScenarioSmokeTest {
@@ -32,7 +32,7 @@ class ScenarioSmokeTest {
     void manyTablesWarmAndSteadyRunEndToEnd() throws Exception {
         List<String> progress = new CopyOnWriteArrayList<>();
         BenchReport many = BenchMain.run(
-                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofSeconds(3), new BenchSettings.Warm(40, 2),
+                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofSeconds(3), new BenchSettings.Warm(40, 2, 2),
                         Contender.A, Contender.B, Contender.WRITE_BOUND),
                 line -> {
                     progress.add(line);
@@ -50,7 +50,10 @@ class ScenarioSmokeTest {
             assertThat(run.jitCpuSeconds()).as("%s JIT CPU in the timed window", tiering)
                     .isBetween(0.0, run.cpuSeconds() + 0.1);
         }
-        // Before each release the runner checked the warm-up's lake and that no timed table was tiered yet.
+        // Before each release the runner checked the wave's lake and, last, that no timed table was tiered yet.
+        assertThat(progress.stream().filter(l -> l.contains("warm-up wave 1 of 2 synced in")))
+                .hasSize(2)
+                .allMatch(l -> l.endsWith("80 lake rows ok"));
         assertThat(progress.stream().filter(l -> l.contains("warm-up synced in")))
                 .hasSize(2)
                 .allMatch(l -> l.contains("80 lake rows ok; releasing the timed tables"));
