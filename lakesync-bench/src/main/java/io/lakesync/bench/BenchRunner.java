@@ -158,8 +158,8 @@ public final class BenchRunner {
         try {
             List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, true);
             warmUps.forEach(wave -> toDrop.addAll(wave.tables()));
-            Workload warmUp = warmUps.isEmpty() ? null : warmUps.get(0);
-            Workload workload = scenario.prepare(tag, true, warmUp != null);
+            boolean warm = !warmUps.isEmpty();
+            Workload workload = scenario.prepare(tag, true, warm);
             toDrop.addAll(workload.tables());
             ChildArgs args = ChildArgs.forContender(cluster, contender, dataDir.resolve("work").resolve(tag));
             try (ChildJvm child = ChildJvm.launch(args, settings.heap(), logs.resolve(tag + ".log"))) {
@@ -175,10 +175,10 @@ public final class BenchRunner {
                 double startup = (ready - launched) / 1e9;
                 Duration startupCpu = child.cpu();
                 progress.accept(String.format("  %s ready after %.1f s; %s", contender.label(), startup,
-                        warmUp == null ? "timing" : "warming up"));
-                String warmUpFailure = warmUp == null ? null : warmUp(cluster, warmUps, workload, child, toDrop);
-                RunResult.WarmUp warmUpFigures = warmUp == null ? null : new RunResult.WarmUp(
-                        (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu)));
+                        warm ? "warming up" : "timing"));
+                String warmUpFailure = warm ? warmUp(cluster, warmUps, workload, child, toDrop) : null;
+                RunResult.WarmUp warmUpFigures = warm ? new RunResult.WarmUp(
+                        (System.nanoTime() - ready) / 1e9, seconds(child.cpu().minus(startupCpu))) : null;
                 Duration cpuBefore = settings.timedFromLaunch() ? Duration.ZERO : child.cpu();
                 Optional<Duration> jitBefore =
                         settings.timedFromLaunch() ? Optional.of(Duration.ZERO) : child.compilerCpu();
