@@ -32,7 +32,7 @@ class ScenarioSmokeTest {
     void manyTablesWarmAndSteadyRunEndToEnd() throws Exception {
         List<String> progress = new CopyOnWriteArrayList<>();
         BenchReport many = BenchMain.run(
-                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofSeconds(3), new BenchSettings.Warm(40, 2, 2),
+                settings(ScenarioKind.MANY_TABLES, 50, 3, Duration.ofSeconds(3), new BenchSettings.Warm(40, 1, 2),
                         Contender.A, Contender.B, Contender.WRITE_BOUND),
                 line -> {
                     progress.add(line);
@@ -53,10 +53,10 @@ class ScenarioSmokeTest {
         // Before each release the runner checked the wave's lake and, last, that no timed table was tiered yet.
         assertThat(progress.stream().filter(l -> l.contains("warm-up wave 1 of 2 synced in")))
                 .hasSize(2)
-                .allMatch(l -> l.endsWith("80 lake rows ok"));
+                .allMatch(l -> l.endsWith("40 lake rows ok"));
         assertThat(progress.stream().filter(l -> l.contains("warm-up synced in")))
                 .hasSize(2)
-                .allMatch(l -> l.contains("80 lake rows ok; releasing the timed tables"));
+                .allMatch(l -> l.contains("40 lake rows ok; releasing the timed tables"));
         RunResult writeBound = line(many, "write-bound").runResults().get(0);
         assertThat(writeBound.finished()).as("write bound over 3 tables: %s", writeBound.note()).isTrue();
         assertThat(writeBound.warmUp()).as("the bound warmed up over its own tables").isNotNull();

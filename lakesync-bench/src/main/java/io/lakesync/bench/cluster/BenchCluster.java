@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one embedded Fluss cluster (with its Paimon warehouse) every contender of a benchmark runs against, and
- * what the driver does with it: create and queue tables, compare lake offsets with Fluss end offsets, drop.
+ * what the driver does with it: create, queue and park tables, compare lake offsets with Fluss end offsets, drop.
  *
  * <p>Queueing a table for tiering without waiting a whole freshness interval: a table is created with a
  * {@link #QUEUE_FRESHNESS} of one second, so the coordinator moves it to its pending queue about a second later
@@ -230,6 +230,10 @@ public final class BenchCluster implements AutoCloseable {
         if (!release && freshness.equals(QUEUE_FRESHNESS)) {
             return;
         }
+        setFreshness(paths, freshness);
+    }
+
+    private void setFreshness(List<TablePath> paths, Duration freshness) throws Exception {
         List<CompletableFuture<Void>> altered = new ArrayList<>();
         for (TablePath path : paths) {
             altered.add(admin.alterTable(
@@ -296,6 +300,15 @@ public final class BenchCluster implements AutoCloseable {
             snapshots.getLogOffset(bucket).ifPresent(offset -> offsets.put(bucket, offset));
         }
         return offsets;
+    }
+
+    /**
+     * Parks tables that were tiered: the coordinator schedules their next round one {@link #PARKED_FRESHNESS}
+     * after their last, so no tiering service gets them again in this run (a round finishing later is scheduled
+     * with it too). Returns once every table has it.
+     */
+    public void park(List<TablePath> paths) throws Exception {
+        setFreshness(paths, PARKED_FRESHNESS);
     }
 
     /** Drops the Fluss table and its Paimon table (Fluss itself never drops the lake table). */
