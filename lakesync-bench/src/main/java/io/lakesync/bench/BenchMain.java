@@ -80,7 +80,7 @@ public final class BenchMain implements Callable<Integer> {
     Integer warmTables;
 
     @Option(names = "--warm-waves", description = "Warm mode: how many times the warm-up tables are synced, each "
-            + "set queued once the one before is in the lake (default 2).")
+            + "set queued once the one before is in the lake (default 2; many-tables 3).")
     Integer warmWaves;
 
     @Option(names = "--timeout", defaultValue = "10min",
@@ -142,7 +142,7 @@ public final class BenchMain implements Callable<Integer> {
         BenchSettings.Warm warmUpSize = warm ? new BenchSettings.Warm(
                 warmRows != null ? warmRows : kind.defaultWarmRows(rowCount),
                 warmTables != null ? warmTables : kind.defaultWarmTables(tableCount),
-                warmWaves != null ? warmWaves : ScenarioKind.WARM_WAVES) : null;
+                warmWaves != null ? warmWaves : kind.defaultWarmWaves()) : null;
         return new BenchSettings(
                 kind,
                 rowCount,

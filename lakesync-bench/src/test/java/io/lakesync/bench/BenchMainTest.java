@@ -62,11 +62,11 @@ class BenchMainTest {
                 .isEqualTo(250);
         assertThat(parse("--scenario", "backfill-pk").freshness()).isEqualTo(Duration.ofSeconds(5));
         BenchSettings many = parse("--scenario", "many-tables", "--warm-tables", "20");
-        assertThat(many.warm()).as("two waves unless told").isEqualTo(new BenchSettings.Warm(1_000, 20, 2));
+        assertThat(many.warm()).as("three waves unless told").isEqualTo(new BenchSettings.Warm(1_000, 20, 3));
         assertThat(parse("--scenario", "many-tables", "--tables", "10").warm().tables()).isEqualTo(10);
         assertThat(parse("--scenario", "many-tables").warm()).as("as many tables as the timed run")
-                .isEqualTo(new BenchSettings.Warm(1_000, 200, 2));
-        assertThat(many.reportSettings()).containsEntry("warm-up", "2 waves of 20 tables × 1,000 rows");
+                .isEqualTo(new BenchSettings.Warm(1_000, 200, 3));
+        assertThat(many.reportSettings()).containsEntry("warm-up", "3 waves of 20 tables × 1,000 rows");
         BenchSettings oneWave = parse("--scenario", "many-tables", "--warm-tables", "20", "--warm-waves", "1");
         assertThat(oneWave.warm().waves()).isEqualTo(1);
         assertThat(oneWave.reportSettings()).containsEntry("warm-up", "20 tables × 1,000 rows");
