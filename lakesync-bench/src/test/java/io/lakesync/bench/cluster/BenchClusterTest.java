@@ -48,11 +48,11 @@ class BenchClusterTest {
             while (taken.size() < 2 && System.nanoTime() < deadline) {
                 take(coordinator, epoch).ifPresent(table -> taken.put(table.tablePath(), table));
             }
+            assertThat(taken).as("both queued tables handed out").hasSize(2);
             finish(coordinator, epoch, taken.get(parked));
             cluster.park(List.of(parked));
             finish(coordinator, epoch, taken.get(sibling));
 
-            assertThat(taken).as("both queued tables handed out").hasSize(2);
             List<TablePath> handedOut = new ArrayList<>();
             deadline = System.nanoTime() + GIVE_UP.toNanos();
             while (!handedOut.contains(sibling) && System.nanoTime() < deadline) {
