@@ -580,6 +580,15 @@ public final class LocalFlussCluster implements AutoCloseable {
         return -1;
     }
 
+    /**
+     * The tablet servers in {@code bucket}'s in-sync replica set, as its running leader sees it; empty when no
+     * running tablet server leads it. Only these can take the lead over when the leader stops.
+     */
+    public List<Integer> inSyncReplicasOf(TableBucket bucket) {
+        int leader = leaderOf(bucket);
+        return leader < 0 ? List.of() : List.copyOf(leaderReplica(leader, bucket).getIsr());
+    }
+
     /** Tablet server {@code index}'s replica of {@code bucket} when it runs and leads it, else null. */
     private Replica leaderReplica(int index, TableBucket bucket) {
         TabletServer server = tabletServers.get(index).running;

@@ -9,6 +9,7 @@ import io.lakesync.fluss.ReconnectingConnection;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -90,18 +92,26 @@ class LeaderFailoverTest extends TieringTestBase {
             writers.write(0, 1_000);
             awaitAllTiered();
 
+            Set<TableBucket> buckets = new HashSet<>();
+            for (TablePath path : List.of(EVENTS, ORDERS, CLICKS)) {
+                buckets.addAll(endOffsets(path).keySet());
+            }
             int leader = cluster.leaderOf(new TableBucket(events.getTableId(), 0));
             assertThat(leader).as("a running tablet server leads the bucket").isNotNegative();
             int leaderPort = cluster.tabletServerPort(leader);
             CompletableFuture<Void> writing = writers.writeInBackground(1_000, 2_500);
             eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(1_250));
+            // What an operator checks before stopping a server: a bucket whose followers fell out of sync (a busy
+            // machine) has no one to take the lead over, and its writes wait for the stopped server to come back.
+            eventually(SYNC_TIMEOUT, () -> buckets.forEach(bucket -> assertThat(cluster.inSyncReplicasOf(bucket))
+                    .as("the replicas in sync with bucket %s's leader", bucket).containsExactlyInAnyOrder(0, 1, 2)));
             cluster.stopTabletServer(leader);
             assertThat(cluster.tabletServerRunning(leader)).isFalse();
             assertThatThrownBy(() -> cluster.stopTabletServer(leader)).isInstanceOf(IllegalStateException.class)
                     .hasMessage("Tablet server " + leader + " is not running.");
             assertThatThrownBy(() -> cluster.startTabletServer(3)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("No tablet server 3: the stack has 3 (config key 'local.tablet-servers').");
-            writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            awaitWriters(writing, buckets);
             awaitAllTiered();
             assertFollowsTheRunningTabletServers(probe);
 
@@ -115,7 +125,7 @@ class LeaderFailoverTest extends TieringTestBase {
             writing = writers.writeInBackground(3_000, 4_000);
             eventually(SYNC_TIMEOUT, () -> assertThat(written.get()).isGreaterThanOrEqualTo(3_250));
             cluster.restartCoordinator();
-            writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            awaitWriters(writing, buckets);
             assertFollowsTheRunningTabletServers(probe);
             Map<TableBucket, Long> eventEnds = awaitAllTiered();
             eventually(SYNC_TIMEOUT, () -> eventEnds.forEach((bucket, end) -> assertThat(cluster.lakeLogEndOffset(bucket))
@@ -176,6 +186,20 @@ class LeaderFailoverTest extends TieringTestBase {
             events.close();
             orders.close();
             clicks.close();
+        }
+    }
+
+    /**
+     * Waits for the background writes; when they hang, fails naming each bucket's leader and in-sync replicas, which
+     * tells a bucket no one leads (the writes wait on the cluster) from a writer stuck with leaders in place.
+     */
+    private static void awaitWriters(CompletableFuture<Void> writing, Set<TableBucket> buckets) throws Exception {
+        try {
+            writing.get(SYNC_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException hung) {
+            String leaders = buckets.stream().map(bucket -> bucket + ": leader " + cluster.leaderOf(bucket) + ", in sync "
+                    + cluster.inSyncReplicasOf(bucket)).sorted().collect(Collectors.joining("; "));
+            throw new AssertionError("The writers did not finish within " + SYNC_TIMEOUT.toSeconds() + " s; " + leaders, hung);
         }
     }
 
