@@ -43,8 +43,8 @@ import org.apache.fluss.metadata.TablePath;
  *
  * <p>Warm mode (the default of the backfills and many-tables) puts a warm-up between READY and the clock:
  * <pre>
- *   tiering: warm-up tables queued, timed tables parked ─► start ─► READY ─► warm-up synced ─► warm-up lake rows
- *            checked, its tables parked ─► timed tables released (queued) ─► clock starts … synced
+ *   tiering: all tables parked ─► start ─► READY ─► each warm-up wave: released (queued), synced, lake rows
+ *            checked, parked again ─► timed tables released ─► clock starts … synced
  *   bound:   warm-up and timed tables prepared ─► start ─► READY ─► its warm-up run ─► WARMED: clock starts … DONE
  * </pre>
  * CPU is read at READY (start-up), when the clock starts (start-up + warm-up) and at the end (timed window).
@@ -152,15 +152,15 @@ public final class BenchRunner {
     }
 
     /**
-     * A tiering contender's run. Warm mode: the warm-up tables are queued and the timed ones parked before the
-     * contender starts; after READY it syncs the warm-up (lake rows checked, tables parked), then the timed tables
-     * are released and the timed window starts.
+     * A tiering contender's run. Warm mode: every table is parked before the contender starts; after READY it
+     * syncs the warm-up wave by wave (each released, synced, lake rows checked, parked again), then the timed
+     * tables are released and the timed window starts.
      */
     private RunResult runTiering(BenchCluster cluster, Scenario scenario, Scenario warmUpScenario,
             Contender contender, int run, String tag, Path dataDir, Path logs) throws Exception {
         List<TablePath> toDrop = new ArrayList<>();
         try {
-            List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, true);
+            List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, true, true);
             warmUps.forEach(wave -> toDrop.addAll(wave.tables()));
             boolean warm = !warmUps.isEmpty();
             Workload workload = scenario.prepare(tag, true, warm);
@@ -220,34 +220,32 @@ public final class BenchRunner {
     }
 
     /**
-     * The warm-up's waves, tables named after {@code tag} and the wave: the first queued, the others parked until
-     * the wave before is in the lake. Empty in cold mode.
+     * The warm-up's waves, tables named after {@code tag} and the wave, each {@code parked} until its turn. Empty
+     * in cold mode.
      */
-    private List<Workload> prepareWarmUp(Scenario warmUpScenario, String tag, boolean withData) throws Exception {
+    private List<Workload> prepareWarmUp(Scenario warmUpScenario, String tag, boolean withData, boolean parked)
+            throws Exception {
         List<Workload> waves = new ArrayList<>();
         if (warmUpScenario != null) {
             for (int wave = 1; wave <= settings.warm().waves(); wave++) {
-                waves.add(warmUpScenario.prepare(wave == 1 ? tag : tag + "_w" + wave, withData, wave > 1));
+                waves.add(warmUpScenario.prepare(wave == 1 ? tag : tag + "_w" + wave, withData, parked));
             }
         }
         return waves;
     }
 
     /**
-     * Syncs the warm-up wave by wave: checks each wave's lake rows and parks its tables (so that no round of them
-     * falls into the next wave or the timed window; they are dropped with the timed ones, see the class comment)
-     * before the next is released. Then makes sure no timed table was
-     * tiered yet, and releases the timed tables with the contender {@linkplain ChildJvm#pause paused}, so that the
-     * clock starts with all of them queued; the caller resumes it as the clock starts. Returns why the run cannot
-     * go on, or null.
+     * Syncs the warm-up wave by wave: releases each, checks its lake rows and parks its tables again (so that no
+     * round of them falls into the next wave or the timed window; they are dropped with the timed ones, see the
+     * class comment). Then makes sure no timed table was tiered yet, and releases the timed tables with the
+     * contender {@linkplain ChildJvm#pause paused}, so that the clock starts with all of them queued; the caller
+     * resumes it as the clock starts. Returns why the run cannot go on, or null.
      */
     private String warmUp(BenchCluster cluster, List<Workload> waves, Workload timed, ChildJvm child)
             throws Exception {
         for (int index = 0; index < waves.size(); index++) {
             Workload wave = waves.get(index);
-            if (index > 0) {
-                wave.release(() -> { });
-            }
+            wave.release(() -> { });
             Outcome outcome = wave.drive(child, settings.timeout());
             if (!outcome.finished()) {
                 return "warm-up: " + outcome.note();
@@ -301,7 +299,7 @@ public final class BenchRunner {
                 args.values().putAll(workload.spec().toArgs());
             }
             // A bound runs its whole warm-up in its own JVM, in one go: it has no coordinator to hand out waves.
-            List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, read);
+            List<Workload> warmUps = prepareWarmUp(warmUpScenario, tag, read, false);
             Workload warmUp = warmUps.isEmpty() ? null : warmUps.get(0);
             if (warmUp != null) {
                 List<TablePath> warmUpTables = new ArrayList<>();

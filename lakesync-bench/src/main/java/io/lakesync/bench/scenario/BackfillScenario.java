@@ -25,7 +25,8 @@ import org.apache.fluss.metadata.TablePath;
  *   <li>backfill-log: one log table.
  *   <li>backfill-pk: one primary-key table; the first part of the operations is written, a KV snapshot of
  *       every bucket is awaited, then the rest is written, so a tiering loads the snapshot and then the
- *       changelog after it.
+ *       changelog after it. A table prepared parked gets the rest at its release: Fluss's periodic KV snapshots
+ *       would otherwise cover it while the table waits, and its first round would read no changelog.
  *   <li>many-tables: many small log tables.
  * </ul>
  */
@@ -112,10 +113,9 @@ public final class BackfillScenario implements Scenario {
                 cluster.createTable(path, shape.primaryKey(), shape.buckets());
             }
         }
-        Map<TablePath, Long> expected = new LinkedHashMap<>();
+        Written written = new Written();
         Map<TablePath, Map<Integer, Long>> baseSnapshots = new LinkedHashMap<>();
-        Map<TablePath, Map<Integer, Long>> endOffsets = new LinkedHashMap<>();
-        long bytes = 0;
+        Map<TablePath, FlussLoader> tails = new LinkedHashMap<>();
         if (withData) {
             progress.accept(String.format("  writing %,d %s into %s", shape.rowsPerTable() * shape.tables(),
                     shape.primaryKey() ? "operations" : "rows",
@@ -125,14 +125,16 @@ public final class BackfillScenario implements Scenario {
                 loader.writeBase();
                 if (shape.primaryKey()) {
                     baseSnapshots.put(paths.get(i), awaitKvSnapshot(paths.get(i)));
-                    loader.writeTail();
                 }
-                expected.put(paths.get(i), loader.expectedLakeRows());
-                bytes += loader.logicalBytes();
-                endOffsets.put(paths.get(i), cluster.endOffsets(paths.get(i), shape.buckets()).get());
+                if (shape.primaryKey() && parked) {
+                    tails.put(paths.get(i), loader);
+                } else {
+                    loader.writeTail();
+                    written.add(paths.get(i), loader);
+                }
             }
         } else {
-            bytes = shape.tables() * bytesPerTable();
+            written.bytes = shape.tables() * bytesPerTable();
         }
         Map<TablePath, Long> tableIds = new LinkedHashMap<>();
         Map<TablePath, Path> snapshotFolders = new LinkedHashMap<>();
@@ -144,7 +146,21 @@ public final class BackfillScenario implements Scenario {
         if (!parked) {
             cluster.queue(paths, shape.freshness());
         }
-        return new BackfillWorkload(paths, bytes, expected, baseSnapshots, endOffsets, tableIds, lakeCommits, parked);
+        return new BackfillWorkload(paths, written, baseSnapshots, tails, tableIds, lakeCommits, parked);
+    }
+
+    /** What is written into the tables so far, and what the lake must hold once it is tiered. */
+    private final class Written {
+        private final Map<TablePath, Long> expected = new LinkedHashMap<>();
+        /** Fluss end offsets once the data was written: what every bucket must reach in the lake. */
+        private final Map<TablePath, Map<Integer, Long>> endOffsets = new LinkedHashMap<>();
+        private long bytes;
+
+        void add(TablePath path, FlussLoader loader) throws Exception {
+            expected.put(path, loader.expectedLakeRows());
+            bytes += loader.logicalBytes();
+            endOffsets.put(path, cluster.endOffsets(path, shape.buckets()).get());
+        }
     }
 
     private DataSpec tableSpec(int table) {
@@ -209,29 +225,26 @@ public final class BackfillScenario implements Scenario {
 
     private final class BackfillWorkload implements Workload {
         private final List<TablePath> tables;
-        private final long bytes;
-        private final Map<TablePath, Long> expected;
+        private final Written written;
         private final Map<TablePath, Map<Integer, Long>> baseSnapshots;
-        /** Fluss end offsets once the data was written: what every bucket must reach in the lake. */
-        private final Map<TablePath, Map<Integer, Long>> endOffsets;
+        /** Primary-key tables prepared parked: their tails, written at the release. */
+        private final Map<TablePath, FlussLoader> tails;
         private final Map<TablePath, Long> tableIds;
         private final LakeCommitWatch lakeCommits;
         private boolean parked;
 
         BackfillWorkload(
                 List<TablePath> tables,
-                long bytes,
-                Map<TablePath, Long> expected,
+                Written written,
                 Map<TablePath, Map<Integer, Long>> baseSnapshots,
-                Map<TablePath, Map<Integer, Long>> endOffsets,
+                Map<TablePath, FlussLoader> tails,
                 Map<TablePath, Long> tableIds,
                 LakeCommitWatch lakeCommits,
                 boolean parked) {
             this.tables = tables;
-            this.bytes = bytes;
-            this.expected = expected;
+            this.written = written;
             this.baseSnapshots = baseSnapshots;
-            this.endOffsets = endOffsets;
+            this.tails = tails;
             this.tableIds = tableIds;
             this.lakeCommits = lakeCommits;
             this.parked = parked;
@@ -249,7 +262,7 @@ public final class BackfillScenario implements Scenario {
 
         @Override
         public long logicalBytes() {
-            return bytes;
+            return written.bytes;
         }
 
         @Override
@@ -259,12 +272,17 @@ public final class BackfillScenario implements Scenario {
 
         @Override
         public Map<TablePath, Long> expectedLakeRows() {
-            return expected;
+            return written.expected;
         }
 
         @Override
         public void release(Runnable beforeQueueing) throws Exception {
             if (parked) {
+                for (Map.Entry<TablePath, FlussLoader> tail : tails.entrySet()) {
+                    tail.getValue().writeTail();
+                    written.add(tail.getKey(), tail.getValue());
+                }
+                tails.clear();
                 cluster.queue(tables, shape.freshness(), beforeQueueing);
                 parked = false;
             }
@@ -273,7 +291,7 @@ public final class BackfillScenario implements Scenario {
         @Override
         public Outcome drive(ChildJvm contender, Duration timeout) throws Exception {
             AtomicInteger newerSnapshots = new AtomicInteger();
-            Outcome outcome = SyncWait.await(cluster, endOffsets, tableIds, lakeCommits, contender, timeout, progress,
+            Outcome outcome = SyncWait.await(cluster, written.endOffsets, tableIds, lakeCommits, contender, timeout, progress,
                     (table, firstCommit) -> {
                         if (baseSnapshots.containsKey(table)) {
                             newerSnapshots.addAndGet(bucketsPast(latestKvSnapshots(table), baseSnapshots.get(table)));

@@ -12,7 +12,8 @@ public interface Scenario {
     /**
      * Creates fresh tables named after {@code runTag}, identical in content for every run, fills them (unless
      * {@code withData} is false) and leaves them queued for tiering, or, when {@code parked}, out of every tiering
-     * service's reach until {@link Workload#release} (warm mode: the contender warms up first).
+     * service's reach until {@link Workload#release} (warm mode: the contender warms up first), which may write
+     * the part of the content a wait would change (a primary-key table's changelog tail).
      */
     Workload prepare(String runTag, boolean withData, boolean parked) throws Exception;
 }
