@@ -374,9 +374,20 @@ public final class FlussClient implements AutoCloseable {
         return new TableReads(open(path));
     }
 
-    /** Opens the table for writing; the caller closes it. */
+    /**
+     * Opens the table for writing, on a Fluss connection of its own that closes with it; the caller closes it. The
+     * writers of one Fluss 0.9.1 connection share a sender, which handles a failed request of one table with the
+     * batches of every table it sent to that server (apache/fluss#3772): after a tablet server fails over, writers of
+     * several tables on one connection can hang for good or send a corrupt batch.
+     */
     public TableWrites writes(TablePath path) throws Exception {
-        return new TableWrites(open(path));
+        Connection own = ConnectionFactory.createConnection(connection.getConfiguration());
+        try {
+            return new TableWrites(Deadline.in(callTimeout).call(() -> own.getTable(path), "opening table " + path), own);
+        } catch (Exception | Error e) {
+            own.close();
+            throw e;
+        }
     }
 
     private Table open(TablePath path) throws Exception {

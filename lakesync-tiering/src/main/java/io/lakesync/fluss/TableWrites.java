@@ -1,5 +1,6 @@
 package io.lakesync.fluss;
 
+import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.UpsertWriter;
@@ -13,11 +14,14 @@ import org.apache.fluss.row.InternalRow;
 public final class TableWrites implements AutoCloseable {
 
     private final Table table;
+    /** The connection the table was opened on, this writer's alone. */
+    private final Connection connection;
     private final UpsertWriter upserts;
     private final AppendWriter appends;
 
-    TableWrites(Table table) {
+    TableWrites(Table table, Connection connection) {
         this.table = table;
+        this.connection = connection;
         boolean keyed = table.getTableInfo().hasPrimaryKey();
         this.upserts = keyed ? table.newUpsert().createWriter() : null;
         this.appends = keyed ? null : table.newAppend().createWriter();
@@ -61,6 +65,10 @@ public final class TableWrites implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        table.close();
+        try {
+            table.close();
+        } finally {
+            connection.close();
+        }
     }
 }

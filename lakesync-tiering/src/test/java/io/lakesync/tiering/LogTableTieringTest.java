@@ -2,10 +2,14 @@ package io.lakesync.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lakesync.fluss.FlussClient;
+import io.lakesync.fluss.TableWrites;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
@@ -76,5 +80,24 @@ class LogTableTieringTest extends TieringTestBase {
             assertThat(offsets.stream().mapToLong(Long::longValue).sorted().toArray())
                     .isEqualTo(java.util.stream.LongStream.range(0, end).toArray());
         });
+    }
+
+    /**
+     * The writes of a table go through a Fluss connection of their own (writers sharing one connection share a
+     * sender that Fluss 0.9.1 confuses across tables when a server fails): they go on after the connection the
+     * client itself was opened on is closed.
+     */
+    @Test
+    void aTablesWritesHaveAConnectionOfTheirOwn() throws Exception {
+        TablePath path = TablePath.of("fluss", "own_connection_writes");
+        createTable(path, idTable(1, "1min"));
+        Connection shared = ConnectionFactory.createConnection(cluster.clientConfiguration());
+        TableWrites writes = FlussClient.over(shared, SYNC_TIMEOUT).writes(path);
+        shared.close();
+        try (writes) {
+            writes.append(GenericRow.of(1L));
+            writes.flush();
+        }
+        assertThat(endOffsets(path).values()).containsExactly(1L);
     }
 }
