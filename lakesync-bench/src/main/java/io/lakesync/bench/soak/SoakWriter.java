@@ -3,11 +3,14 @@ package io.lakesync.bench.soak;
 import io.lakesync.bench.data.BenchSchema;
 import io.lakesync.bench.data.PkOps;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
@@ -49,6 +52,8 @@ public final class SoakWriter implements AutoCloseable {
     private final AppendWriter logWriter;
     private final UpsertWriter pkWriter;
     private final AppendWriter partitionedWriter;
+    /** The tables' connections and the tables, closed in reverse order. */
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Thread thread;
     private volatile boolean running;
@@ -63,14 +68,26 @@ public final class SoakWriter implements AutoCloseable {
         this.partitionedPath = tables.partitioned();
         this.rowsPerSecond = rowsPerSecond;
         this.partitionEvery = partitionEvery;
-        this.logTable = connection.getTable(tables.log());
-        this.pkTable = connection.getTable(tables.primaryKey());
-        this.partitionedTable = connection.getTable(tables.partitioned());
+        this.logTable = openOnItsOwn(connection, tables.log());
+        this.pkTable = openOnItsOwn(connection, tables.primaryKey());
+        this.partitionedTable = openOnItsOwn(connection, tables.partitioned());
         this.logWriter = logTable.newAppend().createWriter();
         this.pkWriter = pkTable.newUpsert().createWriter();
         this.partitionedWriter = partitionedTable.newAppend().createWriter();
         this.thread = new Thread(this::writeLoop, "soak-writer");
         thread.setDaemon(true);
+    }
+
+    /**
+     * Opens {@code path} on a connection of its own: the writers of one Fluss 0.9.1 connection confuse their tables'
+     * batches when a request fails (apache/fluss#3772), and the campaign stops tablet servers under them.
+     */
+    private Table openOnItsOwn(Connection shared, TablePath path) {
+        Connection own = ConnectionFactory.createConnection(shared.getConfiguration());
+        opened.push(own);
+        Table table = own.getTable(path);
+        opened.push(table);
+        return table;
     }
 
     public void start() {
@@ -191,8 +208,8 @@ public final class SoakWriter implements AutoCloseable {
     public void close() throws Exception {
         running = false;
         thread.join();
-        try (Table log = logTable; Table pk = pkTable; Table partitioned = partitionedTable) {
-            // closes the three tables
+        while (!opened.isEmpty()) {
+            opened.pop().close();
         }
     }
 }
