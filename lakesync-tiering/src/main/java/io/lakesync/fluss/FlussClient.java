@@ -383,7 +383,7 @@ public final class FlussClient implements AutoCloseable {
     public TableWrites writes(TablePath path) throws Exception {
         Connection own = ConnectionFactory.createConnection(connection.getConfiguration());
         try {
-            return new TableWrites(Deadline.in(callTimeout).call(() -> own.getTable(path), "opening table " + path), own);
+            return new TableWrites(open(own, path), own);
         } catch (Exception | Error e) {
             own.close();
             throw e;
@@ -391,7 +391,11 @@ public final class FlussClient implements AutoCloseable {
     }
 
     private Table open(TablePath path) throws Exception {
-        return Deadline.in(callTimeout).call(() -> connection.getTable(path), "opening table " + path);
+        return open(connection, path);
+    }
+
+    private Table open(Connection on, TablePath path) throws Exception {
+        return Deadline.in(callTimeout).call(() -> on.getTable(path), "opening table " + path);
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lakesync.fluss.ReconnectingConnection;
+import io.lakesync.fluss.TableWrites;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -26,9 +27,6 @@ import java.util.stream.LongStream;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.PartitionSpec;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableBucket;
@@ -146,42 +144,39 @@ class LeaderFailoverTest extends TieringTestBase {
 
     /**
      * Writers of the three tables, opened once before any fault: opening a table asks a random tablet server the
-     * client knows of, which may be the stopped one; the writers themselves follow the leaders.
-     *
-     * <p>Each table is written through a connection of its own, as separate applications would: the writers of one
-     * Fluss 0.9.1 connection share a sender, which handles a failed request of one table with the batches of every
-     * table it sent to that server (apache/fluss#3772, fixed after 0.9.1). When a leader stops, that re-queues or
-     * frees another table's batches: the writers then hang, or a server receives a corrupt batch.
+     * client knows of, which may be the stopped one; the writers themselves follow the leaders. Opened as lakesync
+     * opens what it writes ({@code FlussClient#writes}): each table on a connection of its own, which keeps Fluss
+     * 0.9.1's sender from confusing the tables' batches when a leader stops (apache/fluss#3772).
      */
     private static final class Writers implements AutoCloseable {
-        private final Connection eventsConnection = ConnectionFactory.createConnection(cluster.clientConfiguration());
-        private final Connection ordersConnection = ConnectionFactory.createConnection(cluster.clientConfiguration());
-        private final Connection clicksConnection = ConnectionFactory.createConnection(cluster.clientConfiguration());
-        private final Table events = eventsConnection.getTable(EVENTS);
-        private final Table orders = ordersConnection.getTable(ORDERS);
-        private final Table clicks = clicksConnection.getTable(CLICKS);
-        private final AppendWriter eventsWriter = events.newAppend().createWriter();
-        private final UpsertWriter ordersWriter = orders.newUpsert().createWriter();
-        private final AppendWriter clicksWriter = clicks.newAppend().createWriter();
+        private final TableWrites events;
+        private final TableWrites orders;
+        private final TableWrites clicks;
         /** What the primary-key table must hold: keys come back with new values, the last one counts. */
         private final Map<Long, String> expectedOrders = new TreeMap<>();
         /** Ids below this are written (flushed) into every table. */
         private final AtomicLong written = new AtomicLong();
+
+        Writers() throws Exception {
+            events = fluss.writes(EVENTS);
+            orders = fluss.writes(ORDERS);
+            clicks = fluss.writes(CLICKS);
+        }
 
         /** Writes ids {@code from} to {@code to} into the three tables, {@link #BATCH} at a time. */
         void write(long from, long to) {
             for (long start = from; start < to; start += BATCH) {
                 long end = Math.min(to, start + BATCH);
                 for (long id = start; id < end; id++) {
-                    eventsWriter.append(GenericRow.of(id));
+                    events.append(GenericRow.of(id));
                     String status = "v" + id;
-                    ordersWriter.upsert(GenericRow.of(id % 700, BinaryString.fromString(status)));
+                    orders.upsert(GenericRow.of(id % 700, BinaryString.fromString(status)));
                     expectedOrders.put(id % 700, status);
-                    clicksWriter.append(GenericRow.of(id, BinaryString.fromString(day(id))));
+                    clicks.append(GenericRow.of(id, BinaryString.fromString(day(id))));
                 }
-                eventsWriter.flush();
-                ordersWriter.flush();
-                clicksWriter.flush();
+                events.flush();
+                orders.flush();
+                clicks.flush();
                 written.set(end);
             }
         }
@@ -192,9 +187,8 @@ class LeaderFailoverTest extends TieringTestBase {
 
         @Override
         public void close() throws Exception {
-            for (AutoCloseable closeable : List.of(events, orders, clicks, eventsConnection, ordersConnection,
-                    clicksConnection)) {
-                closeable.close();
+            for (TableWrites table : List.of(events, orders, clicks)) {
+                table.close();
             }
         }
     }
